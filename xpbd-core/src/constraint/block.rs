@@ -1,0 +1,601 @@
+//! The solver-facing side of constraints: multipliers, the XPBD update and the sweeps.
+//!
+//! [`ConstraintBlock<K>`] owns a [`ConstraintKind`] plus its Lagrange multipliers, its
+//! colouring and its Jacobi buffers, and implements the object-safe [`ConstraintSet`] that
+//! the [`crate::Simulation`] drives. All sweeps share one projection kernel,
+//! XPBD eq. (26) of Macklin et al. 2016 with the damping of §5:
+//!
+//! ```text
+//! Δλ = (−C − α̃ λ − γ ∇C·(x − x_prev)) / ((1 + γ) Σₖ wₖ |∇ₖC|² + α̃),   α̃ = α / h²,  γ = α β / h
+//! λ ← λ + Δλ  (clamped to λ ≥ 0 for inequality constraints),   xₖ ← xₖ + wₖ ∇ₖC Δλ
+//! ```
+
+use std::any::Any;
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::{ConstraintKind, check_stencil};
+use crate::schedule::Schedule;
+use crate::{BuildError, Particles, Vector};
+
+/// Tasks of at most this many constraints per colour (mesh colourings).
+const TASK_SIZE: usize = 512;
+/// Constraints per parallel chunk in the Jacobi sweep.
+const JACOBI_CHUNK: usize = 1024;
+
+/// What a constraint needs to know about the current substep.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SubstepContext {
+    /// Substep length h = Δt / substeps (s).
+    pub h: f64,
+    /// Index of this substep within the step.
+    pub substep: usize,
+    /// Substeps per step.
+    pub substeps: usize,
+    /// Simulation time at the start of this substep (s).
+    pub time: f64,
+}
+
+/// The object-safe interface through which the simulation drives every constraint block.
+/// Implemented once, generically, by [`ConstraintBlock`].
+pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
+    /// The kind's name.
+    fn name(&self) -> &'static str;
+    /// Number of constraints.
+    fn len(&self) -> usize;
+    /// Whether the block is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Index range, duplicates and the kind's own checks.
+    fn validate(&self, n_particles: usize) -> Result<(), BuildError>;
+    /// Builds colouring and Jacobi buffers; called when added and when topology changes.
+    fn prepare(&mut self, n_particles: usize);
+    /// Start-of-substep hook (see [`ConstraintKind::begin_substep`]).
+    fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext);
+    /// End-of-substep hook (see [`ConstraintKind::end_substep`]).
+    fn end_substep(&mut self, particles: &mut Particles<D>, ctx: &SubstepContext);
+    /// Start of a step: see [`ConstraintKind::checkpoint`].
+    fn checkpoint(&mut self);
+    /// A failed step: see [`ConstraintKind::rollback`].
+    fn rollback(&mut self);
+    /// λ ← 0, or λ ← (1 − d) λ with multiplier warm starting (the tutorial's damping).
+    fn reset_multipliers(&mut self, warm_start_decay: Option<f64>);
+    /// One sequential Gauss-Seidel sweep in constraint index order.
+    fn solve_gauss_seidel(
+        &mut self,
+        x: &mut [Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        ctx: &SubstepContext,
+    );
+    /// One coloured Gauss-Seidel sweep; tasks of a colour run in parallel when `parallel`.
+    fn solve_coloured(
+        &mut self,
+        x: &mut [Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        ctx: &SubstepContext,
+        parallel: bool,
+    );
+    /// Jacobi phase 1: every constraint computes Δλ against the same `x`, updates λ and
+    /// records its corrections `wₖ ∇ₖC Δλ`.
+    fn jacobi_compute(
+        &mut self,
+        x: &[Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        ctx: &SubstepContext,
+        parallel: bool,
+    );
+    /// Jacobi phase 2: adds the recorded corrections into `dx` and counts contributions per
+    /// particle, in constraint order (deterministic).
+    fn jacobi_scatter(&self, w: &[f64], dx: &mut [Vector<D>], count: &mut [u32]);
+    /// Σ_c (C_c + α̃ λ_c)², the XPBD residual of eq. (9) (inactive inequalities count 0).
+    fn residual_squared(&self, x: &[Vector<D>], ctx: &SubstepContext) -> f64;
+    /// Σ_c C_c² / (2 α_c) over compliant constraints (J).
+    fn elastic_energy(&self, x: &[Vector<D>]) -> f64;
+    /// Largest relative strain |C| / rest over the block (0 if the kind has none).
+    fn max_relative_strain(&self, x: &[Vector<D>]) -> f64;
+    /// The constraint with the largest |C| (or a non-finite C) among those touching
+    /// `particle` (all when `None`): `(index, C)`.
+    fn worst_constraint(&self, x: &[Vector<D>], particle: Option<usize>) -> Option<(usize, f64)>;
+    /// The accumulated multipliers of the current substep.
+    fn multipliers(&self) -> &[f64];
+    /// Number of colours of the coloured sweep.
+    fn num_colours(&self) -> usize;
+    /// Particles touched by constraint `c`.
+    fn stencil(&self, c: usize) -> &[u32];
+    /// For downcasting to the concrete block.
+    fn as_any(&self) -> &dyn Any;
+    /// For downcasting to the concrete block.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// A [`ConstraintKind`] with its multipliers and solver buffers.
+#[derive(Debug)]
+pub struct ConstraintBlock<K, const D: usize> {
+    /// The constraints.
+    pub kind: K,
+    lambda: Vec<f64>,
+    schedule: Schedule,
+    slot_offsets: Vec<u32>,
+    corrections: Vec<Vector<D>>,
+    scratch: Vec<Mutex<Vec<Vector<D>>>>,
+}
+
+impl<K: ConstraintKind<D>, const D: usize> ConstraintBlock<K, D> {
+    /// Wraps a kind. Buffers are built by [`ConstraintSet::prepare`].
+    pub fn new(kind: K) -> Self {
+        Self {
+            kind,
+            lambda: Vec::new(),
+            schedule: Schedule::default(),
+            slot_offsets: Vec::new(),
+            corrections: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn ensure_scratch(&mut self) {
+        let want = rayon::current_num_threads() + 1;
+        if self.scratch.len() < want {
+            self.scratch.resize_with(want, || Mutex::new(Vec::new()));
+        }
+    }
+
+    fn rebuild_slots(&mut self) {
+        let n = self.kind.len();
+        self.slot_offsets.clear();
+        self.slot_offsets.reserve(n + 1);
+        let mut acc = 0u32;
+        self.slot_offsets.push(0);
+        for c in 0..n {
+            acc += self.kind.stencil(c).len() as u32;
+            self.slot_offsets.push(acc);
+        }
+        self.corrections.resize(acc as usize, Vector::<D>::zeros());
+        self.lambda.resize(n, 0.0);
+    }
+}
+
+/// A raw view of a slice that several rayon tasks write at provably disjoint indices
+/// (the colouring invariant, [`Schedule::verify`]).
+#[derive(Clone, Copy)]
+pub(crate) struct SharedSlice<T> {
+    ptr: *mut T,
+    len: usize,
+}
+// SAFETY: only used where writers touch disjoint indices (see the coloured sweep).
+unsafe impl<T: Send> Send for SharedSlice<T> {}
+unsafe impl<T: Send> Sync for SharedSlice<T> {}
+
+impl<T: Copy> SharedSlice<T> {
+    pub(crate) fn new(s: &mut [T]) -> Self {
+        Self {
+            ptr: s.as_mut_ptr(),
+            len: s.len(),
+        }
+    }
+    /// # Safety
+    /// No other thread writes index `i` concurrently.
+    #[inline(always)]
+    pub(crate) unsafe fn get(&self, i: usize) -> T {
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds (checked in debug) and not written concurrently (caller).
+        unsafe { *self.ptr.add(i) }
+    }
+    /// # Safety
+    /// No other thread reads or writes index `i` concurrently.
+    #[inline(always)]
+    pub(crate) unsafe fn set(&self, i: usize, v: T) {
+        debug_assert!(i < self.len);
+        // SAFETY: as above.
+        unsafe { *self.ptr.add(i) = v }
+    }
+}
+
+/// The XPBD projection of constraint `c` (module docs) on a private copy of its stencil:
+/// `xs[k]` holds the position of `idx[k]` on entry and the corrected position on exit.
+/// Returns Δλ. This one kernel serves every sweep.
+#[inline(always)]
+fn project_local<K: ConstraintKind<D>, const D: usize>(
+    kind: &K,
+    c: usize,
+    idx: &[u32],
+    xs: &mut [Vector<D>],
+    grad: &mut [Vector<D>],
+    x_prev: &[Vector<D>],
+    w: &[f64],
+    lambda: &mut f64,
+    h: f64,
+) -> f64 {
+    let n = idx.len();
+    let value = kind.evaluate(c, xs, grad);
+    if kind.unilateral() && value >= 0.0 && *lambda <= 0.0 {
+        return 0.0;
+    }
+    let alpha = kind.compliance(c);
+    let alpha_tilde = alpha / (h * h);
+    let gamma = alpha * kind.damping(c) / h;
+    let mut wsum = 0.0;
+    let mut grad_dot_dx = 0.0;
+    for k in 0..n {
+        wsum += w[idx[k] as usize] * grad[k].norm_squared();
+        if gamma > 0.0 {
+            grad_dot_dx += grad[k].dot(&(xs[k] - x_prev[idx[k] as usize]));
+        }
+    }
+    let denom = (1.0 + gamma) * wsum + alpha_tilde;
+    if denom <= f64::MIN_POSITIVE {
+        return 0.0;
+    }
+    let mut dl = (-value - alpha_tilde * *lambda - gamma * grad_dot_dx) / denom;
+    if kind.unilateral() {
+        dl = (*lambda + dl).max(0.0) - *lambda;
+    }
+    *lambda += dl;
+    for k in 0..n {
+        xs[k] += grad[k] * (w[idx[k] as usize] * dl);
+    }
+    dl
+}
+
+/// Gauss-Seidel projection of constraint `c` in place on the shared positions.
+///
+/// # Safety
+/// No other thread touches the positions of `c`'s stencil while this runs.
+#[inline(always)]
+unsafe fn project_in_place<K: ConstraintKind<D>, const D: usize>(
+    kind: &K,
+    c: usize,
+    x: SharedSlice<Vector<D>>,
+    x_prev: &[Vector<D>],
+    w: &[f64],
+    lambda: &mut f64,
+    h: f64,
+    scratch: &mut Vec<Vector<D>>,
+) {
+    let idx = kind.stencil(c);
+    let n = idx.len();
+    if scratch.len() < 2 * n {
+        scratch.resize(2 * n, Vector::<D>::zeros());
+    }
+    let (xs, grad) = scratch.split_at_mut(n);
+    for k in 0..n {
+        // SAFETY: exclusive access to the stencil (caller).
+        xs[k] = unsafe { x.get(idx[k] as usize) };
+    }
+    let dl = project_local(kind, c, idx, xs, &mut grad[..n], x_prev, w, lambda, h);
+    if dl != 0.0 {
+        for k in 0..n {
+            if w[idx[k] as usize] > 0.0 {
+                // SAFETY: exclusive access to the stencil (caller).
+                unsafe { x.set(idx[k] as usize, xs[k]) };
+            }
+        }
+    }
+}
+
+impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for ConstraintBlock<K, D> {
+    fn name(&self) -> &'static str {
+        K::NAME
+    }
+
+    fn len(&self) -> usize {
+        self.kind.len()
+    }
+
+    fn validate(&self, n_particles: usize) -> Result<(), BuildError> {
+        for c in 0..self.kind.len() {
+            check_stencil(K::NAME, c, self.kind.stencil(c), n_particles)?;
+        }
+        self.kind.validate()
+    }
+
+    fn prepare(&mut self, n_particles: usize) {
+        self.rebuild_slots();
+        if self.kind.own_schedule().is_none() {
+            let kind = &self.kind;
+            self.schedule =
+                Schedule::greedy(kind.len(), n_particles, |c| kind.stencil(c), TASK_SIZE);
+        }
+    }
+
+    fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
+        self.kind.begin_substep(particles, ctx);
+        if self.kind.dynamic_topology() {
+            self.prepare(particles.len());
+        }
+    }
+
+    fn end_substep(&mut self, particles: &mut Particles<D>, ctx: &SubstepContext) {
+        self.kind.end_substep(particles, &self.lambda, ctx);
+    }
+
+    fn checkpoint(&mut self) {
+        self.kind.checkpoint();
+    }
+
+    fn rollback(&mut self) {
+        self.kind.rollback();
+    }
+
+    fn reset_multipliers(&mut self, warm_start_decay: Option<f64>) {
+        match warm_start_decay {
+            None => self.lambda.iter_mut().for_each(|l| *l = 0.0),
+            Some(d) => self.lambda.iter_mut().for_each(|l| *l *= 1.0 - d),
+        }
+    }
+
+    fn solve_gauss_seidel(
+        &mut self,
+        x: &mut [Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        ctx: &SubstepContext,
+    ) {
+        self.ensure_scratch();
+        let shared = SharedSlice::new(x);
+        let mut scratch = self.scratch[0].lock().expect("scratch lock");
+        for c in 0..self.kind.len() {
+            // SAFETY: single thread.
+            unsafe {
+                project_in_place(
+                    &self.kind,
+                    c,
+                    shared,
+                    x_prev,
+                    w,
+                    &mut self.lambda[c],
+                    ctx.h,
+                    &mut scratch,
+                )
+            };
+        }
+    }
+
+    fn solve_coloured(
+        &mut self,
+        x: &mut [Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        ctx: &SubstepContext,
+        parallel: bool,
+    ) {
+        self.ensure_scratch();
+        let Self {
+            kind,
+            lambda,
+            schedule,
+            scratch,
+            ..
+        } = self;
+        let schedule = kind.own_schedule().unwrap_or(schedule);
+        let xs = SharedSlice::new(x);
+        let lambdas = SharedSlice::new(lambda);
+        let run_task = |task: &std::ops::Range<u32>, scratch: &mut Vec<Vector<D>>| {
+            for j in task.clone() {
+                let c = schedule.order[j as usize] as usize;
+                // SAFETY: tasks of one colour touch disjoint particles and disjoint constraints
+                // (Schedule invariant), so no two threads access the same x or λ entry.
+                unsafe {
+                    let mut l = lambdas.get(c);
+                    project_in_place(kind, c, xs, x_prev, w, &mut l, ctx.h, scratch);
+                    lambdas.set(c, l);
+                }
+            }
+        };
+        if parallel && rayon::current_num_threads() > 1 {
+            for colour in &schedule.colours {
+                colour.par_iter().for_each(|task| {
+                    let slot = rayon::current_thread_index().map_or(0, |i| i + 1);
+                    let mut s = scratch[slot].lock().expect("scratch lock");
+                    run_task(task, &mut s);
+                });
+            }
+        } else {
+            let mut s = scratch[0].lock().expect("scratch lock");
+            for colour in &schedule.colours {
+                for task in colour {
+                    run_task(task, &mut s);
+                }
+            }
+        }
+    }
+
+    fn jacobi_compute(
+        &mut self,
+        x: &[Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        ctx: &SubstepContext,
+        parallel: bool,
+    ) {
+        self.ensure_scratch();
+        let Self {
+            kind,
+            lambda,
+            slot_offsets,
+            corrections,
+            scratch,
+            ..
+        } = self;
+        let corr = SharedSlice::new(corrections);
+        let chunk_job = |chunk: usize, lchunk: &mut [f64], scratch: &mut Vec<Vector<D>>| {
+            for (k, l) in lchunk.iter_mut().enumerate() {
+                let c = chunk * JACOBI_CHUNK + k;
+                let idx = kind.stencil(c);
+                let n = idx.len();
+                if scratch.len() < 2 * n {
+                    scratch.resize(2 * n, Vector::<D>::zeros());
+                }
+                let (xs, grad) = scratch.split_at_mut(n);
+                for kk in 0..n {
+                    xs[kk] = x[idx[kk] as usize];
+                }
+                let dl = project_local(kind, c, idx, xs, &mut grad[..n], x_prev, w, l, ctx.h);
+                let base = slot_offsets[c] as usize;
+                for kk in 0..n {
+                    let d = if dl != 0.0 {
+                        xs[kk] - x[idx[kk] as usize]
+                    } else {
+                        Vector::<D>::zeros()
+                    };
+                    // SAFETY: slot ranges of different constraints are disjoint.
+                    unsafe { corr.set(base + kk, d) };
+                }
+            }
+        };
+        if parallel && rayon::current_num_threads() > 1 {
+            lambda
+                .par_chunks_mut(JACOBI_CHUNK)
+                .enumerate()
+                .for_each(|(chunk, lchunk)| {
+                    let slot = rayon::current_thread_index().map_or(0, |i| i + 1);
+                    let mut s = scratch[slot].lock().expect("scratch lock");
+                    chunk_job(chunk, lchunk, &mut s);
+                });
+        } else {
+            let mut s = scratch[0].lock().expect("scratch lock");
+            for (chunk, lchunk) in lambda.chunks_mut(JACOBI_CHUNK).enumerate() {
+                chunk_job(chunk, lchunk, &mut s);
+            }
+        }
+    }
+
+    fn jacobi_scatter(&self, w: &[f64], dx: &mut [Vector<D>], count: &mut [u32]) {
+        for c in 0..self.kind.len() {
+            let base = self.slot_offsets[c] as usize;
+            for (k, &p) in self.kind.stencil(c).iter().enumerate() {
+                let p = p as usize;
+                if w[p] > 0.0 {
+                    let d = self.corrections[base + k];
+                    if d != Vector::<D>::zeros() {
+                        dx[p] += d;
+                        count[p] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn residual_squared(&self, x: &[Vector<D>], ctx: &SubstepContext) -> f64 {
+        let mut xs = Vec::new();
+        let mut grad = Vec::new();
+        let mut sum = 0.0;
+        for c in 0..self.kind.len() {
+            let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+            let lambda = self.lambda.get(c).copied().unwrap_or(0.0);
+            if self.kind.unilateral() && value >= 0.0 && lambda <= 0.0 {
+                continue;
+            }
+            let r = value + self.kind.compliance(c) / (ctx.h * ctx.h) * lambda;
+            sum += r * r;
+        }
+        sum
+    }
+
+    fn elastic_energy(&self, x: &[Vector<D>]) -> f64 {
+        let mut xs = Vec::new();
+        let mut grad = Vec::new();
+        let mut sum = 0.0;
+        for c in 0..self.kind.len() {
+            let alpha = self.kind.compliance(c);
+            if alpha > 0.0 {
+                let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+                if self.kind.unilateral() && value >= 0.0 {
+                    continue;
+                }
+                sum += value * value / (2.0 * alpha);
+            }
+        }
+        sum
+    }
+
+    fn max_relative_strain(&self, x: &[Vector<D>]) -> f64 {
+        let mut xs = Vec::new();
+        let mut grad = Vec::new();
+        let mut worst: f64 = 0.0;
+        for c in 0..self.kind.len() {
+            let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+            if let Some(s) = self.kind.relative_strain(c, value) {
+                worst = worst.max(s.abs());
+            } else {
+                // Kinds without a strain measure contribute nothing.
+                break;
+            }
+        }
+        worst
+    }
+
+    fn worst_constraint(&self, x: &[Vector<D>], particle: Option<usize>) -> Option<(usize, f64)> {
+        let mut xs = Vec::new();
+        let mut grad = Vec::new();
+        let mut best: Option<(usize, f64)> = None;
+        for c in 0..self.kind.len() {
+            if let Some(p) = particle
+                && !self.kind.stencil(c).contains(&(p as u32))
+            {
+                continue;
+            }
+            let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+            let score = if value.is_finite() {
+                value.abs()
+            } else {
+                f64::INFINITY
+            };
+            if best.is_none_or(|(_, b)| {
+                score
+                    > if b.is_finite() {
+                        b.abs()
+                    } else {
+                        f64::INFINITY
+                    }
+            }) {
+                best = Some((c, value));
+            }
+        }
+        best
+    }
+
+    fn multipliers(&self) -> &[f64] {
+        &self.lambda
+    }
+
+    fn num_colours(&self) -> usize {
+        self.kind
+            .own_schedule()
+            .unwrap_or(&self.schedule)
+            .num_colours()
+    }
+
+    fn stencil(&self, c: usize) -> &[u32] {
+        self.kind.stencil(c)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// Evaluates constraint `c` at the global positions `x` (diagnostics; allocates on first use).
+pub(crate) fn eval_at<K: ConstraintKind<D>, const D: usize>(
+    kind: &K,
+    c: usize,
+    x: &[Vector<D>],
+    xs: &mut Vec<Vector<D>>,
+    grad: &mut Vec<Vector<D>>,
+) -> f64 {
+    let idx = kind.stencil(c);
+    xs.clear();
+    xs.extend(idx.iter().map(|&p| x[p as usize]));
+    grad.clear();
+    grad.resize(idx.len(), Vector::<D>::zeros());
+    kind.evaluate(c, xs, grad)
+}

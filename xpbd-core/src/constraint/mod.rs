@@ -1,0 +1,155 @@
+//! Constraints: the per-kind maths ([`ConstraintKind`]) and the solver-facing block
+//! ([`ConstraintBlock`], used through the object-safe [`ConstraintSet`]).
+//!
+//! A kind stores its constraints as structure-of-arrays and says, for constraint `c`, which
+//! particles it touches (its *stencil*), its compliance α (physical units: inverse stiffness)
+//! and how to evaluate `C` and `∇C` from the stencil's positions. Everything else (multipliers,
+//! the XPBD update, Gauss-Seidel / Jacobi / coloured sweeps, residuals, energies) is written once
+//! in [`block`], generic over the kind, so the hot loop is monomorphised per kind with no dynamic
+//! dispatch per constraint.
+
+pub mod attachment;
+pub mod bending;
+pub mod block;
+pub mod distance;
+pub mod membrane;
+pub mod neo_hookean;
+pub mod volume;
+
+pub use attachment::AttachmentConstraints;
+pub use bending::{DihedralBendingConstraints, IsometricBendingConstraints};
+pub use block::{ConstraintBlock, ConstraintSet, SubstepContext};
+pub use distance::DistanceConstraints;
+pub use membrane::{MembraneConstraints, MembraneModel};
+pub use neo_hookean::NeoHookeanTetConstraints;
+pub use volume::{SurfaceVolumeConstraint, TetVolumeConstraints};
+
+use crate::schedule::Schedule;
+use crate::{BuildError, Particles, Vector};
+
+/// The maths of one kind of constraint. See the module docs.
+///
+/// Sign convention (XPBD, Macklin et al. 2016): the update is
+/// `Δλ = (−C − α̃λ) / (Σ wᵢ|∇ᵢC|² + α̃)`, `Δxᵢ = wᵢ ∇ᵢC Δλ`, so the elastic energy is
+/// `C²/(2α)` and λ/Δt² is the constraint force magnitude.
+pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
+    /// Short name used in reports and errors (e.g. `"distance"`).
+    const NAME: &'static str;
+
+    /// Number of constraints.
+    fn len(&self) -> usize;
+
+    /// Whether there are no constraints.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Particles touched by constraint `c`, in the order of `evaluate`'s arrays.
+    fn stencil(&self, c: usize) -> &[u32];
+
+    /// Compliance α of constraint `c` (inverse stiffness, physical units; 0 = rigid).
+    fn compliance(&self, c: usize) -> f64;
+
+    /// Rayleigh damping coefficient β of constraint `c` (XPBD §5; 0 = none).
+    fn damping(&self, _c: usize) -> f64 {
+        0.0
+    }
+
+    /// `true` for inequality constraints `C ≥ 0` (contacts): inactive when satisfied and the
+    /// accumulated multiplier is clamped to `λ ≥ 0`.
+    fn unilateral(&self) -> bool {
+        false
+    }
+
+    /// Evaluates `C` at the stencil positions `xs` (`xs[k]` is the position of
+    /// `stencil(c)[k]`) and writes `∇_{x_k} C` into `grad[k]`.
+    fn evaluate(&self, c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64;
+
+    /// `|C| / rest measure` where that means a relative stretch (distance constraints).
+    fn relative_strain(&self, _c: usize, _value: f64) -> Option<f64> {
+        None
+    }
+
+    /// Called at the start of each substep with `x_prev = x = xⁿ` (before prediction):
+    /// frozen per-step data (neighbour lists, contacts) is built here.
+    fn begin_substep(&mut self, _particles: &Particles<D>, _ctx: &SubstepContext) {}
+
+    /// Called at the end of each substep after velocities are updated (`v = (x − x_prev)/h`).
+    /// `lambda` holds this substep's accumulated multipliers.
+    fn end_substep(
+        &mut self,
+        _particles: &mut Particles<D>,
+        _lambda: &[f64],
+        _ctx: &SubstepContext,
+    ) {
+    }
+
+    /// Called at the start of every step: save any state the kind evolves (deformation
+    /// gradients, hardening) so that [`ConstraintKind::rollback`] can restore it.
+    fn checkpoint(&mut self) {}
+
+    /// Called when a step fails: restore the state saved by [`ConstraintKind::checkpoint`].
+    fn rollback(&mut self) {}
+
+    /// Whether stencils may change in `begin_substep` (then schedules are rebuilt each substep).
+    fn dynamic_topology(&self) -> bool {
+        false
+    }
+
+    /// A kind that colours itself (e.g. spatially, per step) returns its schedule here;
+    /// `None` uses the greedy graph colouring computed once by the block.
+    fn own_schedule(&self) -> Option<&Schedule> {
+        None
+    }
+
+    /// Extra validation beyond index range and duplicates (the block checks those).
+    fn validate(&self) -> Result<(), BuildError> {
+        Ok(())
+    }
+}
+
+/// Checks a compliance-like value: finite and non-negative.
+pub(crate) fn check_non_negative(
+    kind: &'static str,
+    constraint: usize,
+    field: &'static str,
+    value: f64,
+) -> Result<(), BuildError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(BuildError::InvalidCompliance {
+            kind,
+            constraint,
+            field,
+            value,
+        })
+    }
+}
+
+/// Checks that indices are in range and distinct.
+pub(crate) fn check_stencil(
+    kind: &'static str,
+    constraint: usize,
+    stencil: &[u32],
+    n_particles: usize,
+) -> Result<(), BuildError> {
+    for (k, &p) in stencil.iter().enumerate() {
+        if p as usize >= n_particles {
+            return Err(BuildError::IndexOutOfRange {
+                kind,
+                constraint,
+                index: p as usize,
+                len: n_particles,
+            });
+        }
+        if stencil[..k].contains(&p) {
+            return Err(BuildError::DuplicateIndex {
+                kind,
+                constraint,
+                index: p as usize,
+            });
+        }
+    }
+    Ok(())
+}

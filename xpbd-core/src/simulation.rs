@@ -1,0 +1,618 @@
+//! The simulation: particles + constraint blocks + settings, and the substepped XPBD step.
+
+use std::marker::PhantomData;
+
+use rayon::prelude::*;
+
+use crate::constraint::{ConstraintBlock, ConstraintKind, ConstraintSet, SubstepContext};
+use crate::error::ConstraintRef;
+use crate::{BuildError, Particles, SolverKind, StepError, Vector};
+
+/// Particle counts above which the per-particle loops run in parallel.
+const PARALLEL_PARTICLES: usize = 8192;
+
+/// What to measure during a step (each costs extra constraint passes).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Diagnostics {
+    /// Record the residual norm ‖C + α̃λ‖ after every iteration (one extra pass each).
+    pub residuals: bool,
+    /// Compute energies and the max relative strain at the end of the step (one extra pass).
+    pub energies: bool,
+    /// A particle faster than this (m/s) means the solve diverged: the step is rolled back.
+    pub max_speed: f64,
+}
+
+impl Default for Diagnostics {
+    fn default() -> Self {
+        Self {
+            residuals: false,
+            energies: false,
+            max_speed: 1e4,
+        }
+    }
+}
+
+/// Solver settings. `Default` gives the "small steps" scheme: 10 substeps × 1 iteration,
+/// coloured Gauss-Seidel, gravity −9.81 m/s² along the last axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolverSettings<const D: usize> {
+    /// Substeps per step (≥ 1).
+    pub substeps: usize,
+    /// Solver iterations per substep (≥ 1).
+    pub iterations: usize,
+    /// Which sweep.
+    pub solver: SolverKind,
+    /// Gravitational acceleration (m/s²).
+    pub gravity: Vector<D>,
+    /// Global velocity damping k (1/s): `v ← v e^{−k h}` every substep.
+    pub velocity_damping: f64,
+    /// `Some(d)`: warm-start multipliers as `λ ← (1 − d) λ` at each substep (the cloth
+    /// tutorial's multiplier damping) instead of resetting them to 0. Off by default: XPBD's
+    /// stiffness independence from iterations and Δt requires the reset.
+    pub multiplier_warm_start: Option<f64>,
+    /// Worker threads for the coloured and Jacobi solvers; 0 = rayon's global pool.
+    pub threads: usize,
+    /// What to measure.
+    pub diagnostics: Diagnostics,
+}
+
+impl<const D: usize> Default for SolverSettings<D> {
+    fn default() -> Self {
+        let mut gravity = Vector::<D>::zeros();
+        gravity[D - 1] = -9.81;
+        Self {
+            substeps: 10,
+            iterations: 1,
+            solver: SolverKind::Coloured,
+            gravity,
+            velocity_damping: 0.0,
+            multiplier_warm_start: None,
+            threads: 0,
+            diagnostics: Diagnostics::default(),
+        }
+    }
+}
+
+impl<const D: usize> SolverSettings<D> {
+    /// Range checks with typed errors.
+    pub fn validate(&self) -> Result<(), BuildError> {
+        if self.substeps == 0 {
+            return Err(BuildError::ZeroCount { field: "substeps" });
+        }
+        if self.iterations == 0 {
+            return Err(BuildError::ZeroCount {
+                field: "iterations",
+            });
+        }
+        self.solver.validate()?;
+        if !self.gravity.iter().all(|g| g.is_finite()) {
+            return Err(BuildError::InvalidSetting {
+                field: "gravity",
+                value: f64::NAN,
+                reason: "must be finite",
+            });
+        }
+        let k = self.velocity_damping;
+        if !(k.is_finite() && k >= 0.0) {
+            return Err(BuildError::InvalidSetting {
+                field: "velocity_damping",
+                value: k,
+                reason: "must be finite and >= 0",
+            });
+        }
+        if let Some(d) = self.multiplier_warm_start
+            && !(0.0..=1.0).contains(&d)
+        {
+            return Err(BuildError::InvalidSetting {
+                field: "multiplier_warm_start",
+                value: d,
+                reason: "decay must lie in [0, 1]",
+            });
+        }
+        let s = self.diagnostics.max_speed;
+        if s.is_nan() || s <= 0.0 {
+            return Err(BuildError::InvalidSetting {
+                field: "max_speed",
+                value: s,
+                reason: "must be > 0",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Energies at the end of a step (J).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Energies {
+    /// ½ Σ m v².
+    pub kinetic: f64,
+    /// −Σ m g·x.
+    pub gravitational: f64,
+    /// Σ C²/(2α) over compliant constraints.
+    pub elastic: f64,
+}
+
+impl Energies {
+    /// Sum of the three.
+    pub fn total(&self) -> f64 {
+        self.kinetic + self.gravitational + self.elastic
+    }
+}
+
+/// What a step did and measured. Vectors are reused from step to step (no allocation once
+/// their capacity is reached).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StepReport {
+    /// Substeps taken.
+    pub substeps: usize,
+    /// Iterations per substep.
+    pub iterations: usize,
+    /// Residual norm ‖C + α̃λ‖ after each iteration of the last substep
+    /// (empty unless [`Diagnostics::residuals`]).
+    pub residuals: Vec<f64>,
+    /// Residual norm after the last iteration of each substep (same condition).
+    pub substep_residuals: Vec<f64>,
+    /// Energies at the end of the step (with [`Diagnostics::energies`]).
+    pub energies: Option<Energies>,
+    /// Largest relative strain |l − l₀|/l₀ over constraints that define one (same condition).
+    pub max_relative_strain: Option<f64>,
+    /// Simulation time at the end of the step (s).
+    pub time: f64,
+}
+
+/// A typed handle to a constraint block added to a [`Simulation`].
+#[derive(Debug)]
+pub struct BlockHandle<K> {
+    index: usize,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<K> Clone for BlockHandle<K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<K> Copy for BlockHandle<K> {}
+
+impl<K> BlockHandle<K> {
+    /// Position of the block in [`Simulation::blocks`].
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// Particles, constraints and settings, stepped with substepped XPBD.
+///
+/// Architecture invariant: a step that fails leaves the particle state (and every block's
+/// state, via [`ConstraintKind`]'s rollback hooks) exactly as it was before the step.
+#[derive(Debug)]
+pub struct Simulation<const D: usize> {
+    particles: Particles<D>,
+    settings: SolverSettings<D>,
+    blocks: Vec<Box<dyn ConstraintSet<D>>>,
+    pool: Option<rayon::ThreadPool>,
+    pool_threads: usize,
+    prepared_particles: usize,
+    time: f64,
+    backup_x: Vec<Vector<D>>,
+    backup_v: Vec<Vector<D>>,
+    kinematic_start: Vec<Vector<D>>,
+    jacobi_dx: Vec<Vector<D>>,
+    jacobi_count: Vec<u32>,
+    report: StepReport,
+}
+
+impl<const D: usize> Simulation<D> {
+    /// Validates the particles and settings and builds an empty simulation.
+    pub fn new(particles: Particles<D>, settings: SolverSettings<D>) -> Result<Self, BuildError> {
+        particles.validate()?;
+        settings.validate()?;
+        let mut sim = Self {
+            particles,
+            settings,
+            blocks: Vec::new(),
+            pool: None,
+            pool_threads: 0,
+            prepared_particles: 0,
+            time: 0.0,
+            backup_x: Vec::new(),
+            backup_v: Vec::new(),
+            kinematic_start: Vec::new(),
+            jacobi_dx: Vec::new(),
+            jacobi_count: Vec::new(),
+            report: StepReport::default(),
+        };
+        sim.ensure_pool()?;
+        sim.prepare();
+        Ok(sim)
+    }
+
+    /// Adds a block of constraints after validating it against the particles.
+    pub fn add_constraints<K: ConstraintKind<D> + 'static>(
+        &mut self,
+        kind: K,
+    ) -> Result<BlockHandle<K>, BuildError> {
+        let mut block = ConstraintBlock::<K, D>::new(kind);
+        block.validate(self.particles.len())?;
+        block.prepare(self.particles.len());
+        self.blocks.push(Box::new(block));
+        Ok(BlockHandle {
+            index: self.blocks.len() - 1,
+            kind: PhantomData,
+        })
+    }
+
+    /// The block behind a handle.
+    pub fn block<K: ConstraintKind<D> + 'static>(
+        &self,
+        h: BlockHandle<K>,
+    ) -> &ConstraintBlock<K, D> {
+        self.blocks[h.index]
+            .as_any()
+            .downcast_ref()
+            .expect("handle matches its block")
+    }
+
+    /// The block behind a handle, mutably (e.g. to move attachment targets).
+    pub fn block_mut<K: ConstraintKind<D> + 'static>(
+        &mut self,
+        h: BlockHandle<K>,
+    ) -> &mut ConstraintBlock<K, D> {
+        self.blocks[h.index]
+            .as_any_mut()
+            .downcast_mut()
+            .expect("handle matches its block")
+    }
+
+    /// All blocks, in solve order.
+    pub fn blocks(&self) -> &[Box<dyn ConstraintSet<D>>] {
+        &self.blocks
+    }
+
+    /// The particles.
+    pub fn particles(&self) -> &Particles<D> {
+        &self.particles
+    }
+
+    /// The particles, mutably. Adding particles is allowed: colourings are rebuilt at the
+    /// next step.
+    pub fn particles_mut(&mut self) -> &mut Particles<D> {
+        &mut self.particles
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &SolverSettings<D> {
+        &self.settings
+    }
+
+    /// Replaces the settings (validated).
+    pub fn set_settings(&mut self, settings: SolverSettings<D>) -> Result<(), BuildError> {
+        settings.validate()?;
+        self.settings = settings;
+        self.ensure_pool()
+    }
+
+    /// Simulation time (s).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The report of the last successful step.
+    pub fn last_report(&self) -> &StepReport {
+        &self.report
+    }
+
+    fn ensure_pool(&mut self) -> Result<(), BuildError> {
+        let t = self.settings.threads;
+        if t == 0 {
+            self.pool = None;
+            self.pool_threads = 0;
+        } else if self.pool_threads != t {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|e| BuildError::ThreadPool(e.to_string()))?;
+            self.pool = Some(pool);
+            self.pool_threads = t;
+        }
+        Ok(())
+    }
+
+    fn prepare(&mut self) {
+        let n = self.particles.len();
+        for b in &mut self.blocks {
+            b.prepare(n);
+        }
+        self.backup_x.resize(n, Vector::<D>::zeros());
+        self.backup_v.resize(n, Vector::<D>::zeros());
+        self.kinematic_start.resize(n, Vector::<D>::zeros());
+        self.jacobi_dx.resize(n, Vector::<D>::zeros());
+        self.jacobi_count.resize(n, 0);
+        self.prepared_particles = n;
+    }
+
+    /// Σ C²/(2α) over all blocks at the current positions (J).
+    pub fn elastic_energy(&self) -> f64 {
+        self.blocks
+            .iter()
+            .map(|b| b.elastic_energy(&self.particles.x))
+            .sum()
+    }
+
+    /// Largest relative strain over all blocks that define one.
+    pub fn max_relative_strain(&self) -> f64 {
+        self.blocks
+            .iter()
+            .map(|b| b.max_relative_strain(&self.particles.x))
+            .fold(0.0, f64::max)
+    }
+
+    /// Kinetic + gravitational + elastic energy (J).
+    pub fn energies(&self) -> Energies {
+        Energies {
+            kinetic: self.particles.kinetic_energy(),
+            gravitational: self.particles.gravitational_energy(&self.settings.gravity),
+            elastic: self.elastic_energy(),
+        }
+    }
+
+    /// Advances by `dt` seconds (`substeps` substeps). On error the state is rolled back to
+    /// the start of the step and the error names the offending particle and constraint.
+    pub fn step(&mut self, dt: f64) -> Result<&StepReport, StepError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(StepError::NonPositiveTimeStep { dt });
+        }
+        if self.prepared_particles != self.particles.len() {
+            self.prepare();
+        }
+        self.backup_x.copy_from_slice(&self.particles.x);
+        self.backup_v.copy_from_slice(&self.particles.v);
+        self.kinematic_start.copy_from_slice(&self.particles.x);
+        let time0 = self.time;
+        let pool = self.pool.take();
+        let result = match &pool {
+            Some(p) => p.install(|| self.run_substeps(dt)),
+            None => self.run_substeps(dt),
+        };
+        self.pool = pool;
+        match result {
+            Ok(()) => {
+                self.finish_report();
+                Ok(&self.report)
+            }
+            Err(e) => {
+                self.particles.x.copy_from_slice(&self.backup_x);
+                self.particles.x_prev.copy_from_slice(&self.backup_x);
+                self.particles.v.copy_from_slice(&self.backup_v);
+                for b in &mut self.blocks {
+                    b.rollback();
+                }
+                self.time = time0;
+                Err(e)
+            }
+        }
+    }
+
+    fn run_substeps(&mut self, dt: f64) -> Result<(), StepError> {
+        let n_sub = self.settings.substeps;
+        let h = dt / n_sub as f64;
+        let parallel = rayon::current_num_threads() > 1;
+        let par_particles = parallel && self.particles.len() >= PARALLEL_PARTICLES;
+        let record = self.settings.diagnostics.residuals;
+        self.report.residuals.clear();
+        self.report.substep_residuals.clear();
+        for b in &mut self.blocks {
+            b.checkpoint();
+        }
+        for s in 0..n_sub {
+            let ctx = SubstepContext {
+                h,
+                substep: s,
+                substeps: n_sub,
+                time: self.time,
+            };
+            let p = &mut self.particles;
+            p.x_prev.copy_from_slice(&p.x);
+            for b in &mut self.blocks {
+                b.begin_substep(p, &ctx);
+            }
+            self.predict(h, (s + 1) as f64 / n_sub as f64, par_particles);
+            for b in &mut self.blocks {
+                b.reset_multipliers(self.settings.multiplier_warm_start);
+            }
+            if record {
+                self.report.residuals.clear();
+            }
+            for _ in 0..self.settings.iterations {
+                self.iterate(&ctx, parallel, par_particles);
+                if record {
+                    let r = self.residual_norm(&ctx);
+                    self.report.residuals.push(r);
+                }
+            }
+            if record {
+                let last = self.report.residuals.last().copied().unwrap_or(0.0);
+                self.report.substep_residuals.push(last);
+            }
+            self.update_velocities(h, par_particles);
+            for b in &mut self.blocks {
+                b.end_substep(&mut self.particles, &ctx);
+            }
+            self.check_state(s)?;
+            self.time += h;
+        }
+        Ok(())
+    }
+
+    /// x̃ = x + h v + h² g (free particles); kinematic particles move along their target.
+    fn predict(&mut self, h: f64, fraction: f64, par: bool) {
+        let g = self.settings.gravity;
+        let p = &mut self.particles;
+        let start = &self.kinematic_start;
+        let body = |(((x, v), (w, f)), (target, x0)): (
+            ((&mut Vector<D>, &mut Vector<D>), (&f64, &Vector<D>)),
+            (&Option<Vector<D>>, &Vector<D>),
+        )| {
+            if *w > 0.0 {
+                *v += (g + f * *w) * h;
+                *x += *v * h;
+            } else if let Some(t) = target {
+                *x = x0 + (t - x0) * fraction;
+            }
+        };
+        if par {
+            p.x.par_iter_mut()
+                .zip(p.v.par_iter_mut())
+                .zip(p.inv_mass.par_iter().zip(p.force.par_iter()))
+                .zip(p.kinematic_target.par_iter().zip(start.par_iter()))
+                .for_each(body);
+        } else {
+            p.x.iter_mut()
+                .zip(p.v.iter_mut())
+                .zip(p.inv_mass.iter().zip(p.force.iter()))
+                .zip(p.kinematic_target.iter().zip(start.iter()))
+                .for_each(body);
+        }
+    }
+
+    fn iterate(&mut self, ctx: &SubstepContext, parallel: bool, par_particles: bool) {
+        let p = &mut self.particles;
+        match self.settings.solver {
+            SolverKind::GaussSeidel => {
+                for b in &mut self.blocks {
+                    b.solve_gauss_seidel(&mut p.x, &p.x_prev, &p.inv_mass, ctx);
+                }
+            }
+            SolverKind::Coloured => {
+                for b in &mut self.blocks {
+                    b.solve_coloured(&mut p.x, &p.x_prev, &p.inv_mass, ctx, parallel);
+                }
+            }
+            SolverKind::Jacobi { omega, averaged } => {
+                for b in &mut self.blocks {
+                    b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, parallel);
+                }
+                self.jacobi_dx
+                    .iter_mut()
+                    .for_each(|d| *d = Vector::<D>::zeros());
+                self.jacobi_count.iter_mut().for_each(|c| *c = 0);
+                for b in &self.blocks {
+                    b.jacobi_scatter(&p.inv_mass, &mut self.jacobi_dx, &mut self.jacobi_count);
+                }
+                let apply = |((x, d), n): ((&mut Vector<D>, &Vector<D>), &u32)| {
+                    if *n > 0 {
+                        let scale = if averaged { omega / *n as f64 } else { omega };
+                        *x += d * scale;
+                    }
+                };
+                if par_particles {
+                    p.x.par_iter_mut()
+                        .zip(self.jacobi_dx.par_iter())
+                        .zip(self.jacobi_count.par_iter())
+                        .for_each(apply);
+                } else {
+                    p.x.iter_mut()
+                        .zip(self.jacobi_dx.iter())
+                        .zip(self.jacobi_count.iter())
+                        .for_each(apply);
+                }
+            }
+        }
+    }
+
+    /// ‖C + α̃λ‖ over all blocks at the current positions.
+    fn residual_norm(&self, ctx: &SubstepContext) -> f64 {
+        self.blocks
+            .iter()
+            .map(|b| b.residual_squared(&self.particles.x, ctx))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    fn update_velocities(&mut self, h: f64, par: bool) {
+        let damp = (-self.settings.velocity_damping * h).exp();
+        let p = &mut self.particles;
+        let inv_h = 1.0 / h;
+        let body = |((v, x), (xp, w)): ((&mut Vector<D>, &Vector<D>), (&Vector<D>, &f64))| {
+            *v = (x - xp) * inv_h;
+            if *w > 0.0 {
+                *v *= damp;
+            }
+        };
+        if par {
+            p.v.par_iter_mut()
+                .zip(p.x.par_iter())
+                .zip(p.x_prev.par_iter().zip(p.inv_mass.par_iter()))
+                .for_each(body);
+        } else {
+            p.v.iter_mut()
+                .zip(p.x.iter())
+                .zip(p.x_prev.iter().zip(p.inv_mass.iter()))
+                .for_each(body);
+        }
+    }
+
+    /// Finds non-finite or runaway particles; names the worst constraint touching it.
+    fn check_state(&self, substep: usize) -> Result<(), StepError> {
+        let p = &self.particles;
+        let max_speed2 = self.settings.diagnostics.max_speed.powi(2);
+        let bad = (0..p.len()).find(|&i| {
+            let s2 = p.v[i].norm_squared();
+            !(p.x[i].iter().all(|c| c.is_finite()) && s2.is_finite() && s2 <= max_speed2)
+        });
+        let Some(i) = bad else { return Ok(()) };
+        let constraint = self.trace_constraint(i);
+        let speed = p.v[i].norm();
+        if speed.is_finite() && p.x[i].iter().all(|c| c.is_finite()) {
+            Err(StepError::Diverged {
+                particle: i,
+                speed,
+                substep,
+                constraint,
+            })
+        } else {
+            Err(StepError::NonFinite {
+                particle: i,
+                substep,
+                constraint,
+            })
+        }
+    }
+
+    fn trace_constraint(&self, particle: usize) -> ConstraintRef {
+        let mut best = ConstraintRef::default();
+        let mut best_score = -1.0;
+        for (bi, b) in self.blocks.iter().enumerate() {
+            if let Some((c, value)) = b.worst_constraint(&self.particles.x, Some(particle)) {
+                let score = if value.is_finite() {
+                    value.abs()
+                } else {
+                    f64::INFINITY
+                };
+                if score > best_score {
+                    best_score = score;
+                    best = ConstraintRef {
+                        block_name: Some(b.name()),
+                        block: Some(bi),
+                        index: Some(c),
+                        value: Some(value),
+                    };
+                }
+            }
+        }
+        best
+    }
+
+    fn finish_report(&mut self) {
+        self.report.substeps = self.settings.substeps;
+        self.report.iterations = self.settings.iterations;
+        self.report.time = self.time;
+        if self.settings.diagnostics.energies {
+            self.report.energies = Some(self.energies());
+            self.report.max_relative_strain = Some(self.max_relative_strain());
+        } else {
+            self.report.energies = None;
+            self.report.max_relative_strain = None;
+        }
+    }
+}
