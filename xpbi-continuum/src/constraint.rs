@@ -1,0 +1,106 @@
+//! The XPBI inelastic constraint of one particle (XPBI Eqs. 9–13; reference notes §1.3–1.6).
+//!
+//! With candidate positions `x = xⁿ + Δt v` and per-step frozen weights
+//! `q_b = V_bⁿ L_p ∇W_b(x_pⁿ)` for the neighbours and `q_p = −Σ_b q_b` for the particle itself:
+//!
+//! ```text
+//! Δt ∇v_p = Σ_{k ∈ {p} ∪ N(p)} (x_k − x_kⁿ) q_kᵀ                   (Eq. 11 × Δt)
+//! F_tr    = (I + Δt ∇v_p) F_pⁿ                                      (Eq. 9)
+//! F_E     = Z(F_tr)   (in the loop; skipped for the semi-implicit variant)
+//! C_p     = sqrt(2 Ψ(F_E)),   α = 1/V_p⁰                            ((1/2α) C² = V⁰ Ψ)
+//! ∇_{x_k} C_p = G q_k,   G = (∂C/∂F)(F_E) F_pⁿᵀ = P(F_E) F_pⁿᵀ / C     (Eqs. 12–13; Z held fixed)
+//! ```
+//! `Δt` cancels in `∂F/∂x_k` (derived), so `G` carries no time-step factor.
+
+use nalgebra::{SMatrix, SVector};
+
+use crate::hencky;
+use crate::plasticity::{Lame, PlasticModel, PlasticState, principal};
+
+/// Below this value of `C` (J^{1/2}/m^{3/2}) the constraint is at rest and its gradient, `P/C`, is
+/// a 0/0 limit; it is then reported as `C = 0` with a zero gradient (no correction).
+pub const C_AT_REST: f64 = 1e-12;
+
+/// Result of evaluating one inelastic constraint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InelasticEvaluation<const D: usize> {
+    /// `C_p = sqrt(2Ψ(F_E))`.
+    pub value: f64,
+    /// `Ψ(F_E)` (J/m³).
+    pub energy_density: f64,
+    /// `G = P(F_E) F_pⁿᵀ / C` (zero at rest).
+    pub gradient_factor: SMatrix<f64, D, D>,
+    /// The projected elastic deformation gradient `F_E`.
+    pub elastic_f: SMatrix<f64, D, D>,
+    /// Plastic state after the projection (to be committed at the end of the step).
+    pub state: PlasticState,
+}
+
+/// `Δt ∇v_p = Σ_k (x_k − x_kⁿ) q_kᵀ` over the stencil (`q` includes the particle's own weight).
+///
+/// ```
+/// use nalgebra::{Matrix2, Vector2};
+/// use xpbi_continuum::constraint::displacement_gradient;
+/// let x = [Vector2::new(0.0, 0.0), Vector2::new(1.1, 0.0)];
+/// let xn = [Vector2::new(0.0, 0.0), Vector2::new(1.0, 0.0)];
+/// let q = [Vector2::new(-1.0, 0.0), Vector2::new(1.0, 0.0)];
+/// let g = displacement_gradient(x.iter().zip(&xn).zip(&q).map(|((a, b), c)| (*a, *b, *c)));
+/// assert!((g - Matrix2::new(0.1, 0.0, 0.0, 0.0)).norm() < 1e-12);
+/// ```
+pub fn displacement_gradient<const D: usize>(
+    stencil: impl IntoIterator<Item = (SVector<f64, D>, SVector<f64, D>, SVector<f64, D>)>,
+) -> SMatrix<f64, D, D> {
+    let mut g = SMatrix::<f64, D, D>::zeros();
+    for (x, xn, q) in stencil {
+        g += (x - xn) * q.transpose();
+    }
+    g
+}
+
+/// Evaluates `C_p`, `G` and `F_E` from `Δt∇v_p` (see the module docs). `plastic_in_loop = false`
+/// is the semi-implicit variant: `Z` is not applied here (only at the end of the step).
+///
+/// ```
+/// use nalgebra::Matrix2;
+/// use xpbi_continuum::constraint::evaluate;
+/// use xpbi_continuum::plasticity::{Lame, PlasticModel, PlasticState};
+/// let lame = Lame { mu: 1.0, lambda: 1.0 };
+/// let e = evaluate(&Matrix2::zeros(), &Matrix2::identity(), &lame, &PlasticModel::Elastic,
+///                  &PlasticState::default(), 1e-3, true);
+/// assert_eq!(e.value, 0.0);
+/// ```
+pub fn evaluate<const D: usize>(
+    dt_grad_v: &SMatrix<f64, D, D>,
+    f_n: &SMatrix<f64, D, D>,
+    lame: &Lame,
+    model: &PlasticModel,
+    state: &PlasticState,
+    dt: f64,
+    plastic_in_loop: bool,
+) -> InelasticEvaluation<D> {
+    let f_trial = (SMatrix::<f64, D, D>::identity() + dt_grad_v) * f_n;
+    let svd = principal(&f_trial);
+    let (eps, new_state) =
+        if plastic_in_loop { model.project_strain(&svd.eps, state, lame, dt) } else { (svd.eps, *state) };
+    let sigma = eps.map(f64::exp);
+    let elastic_f = if plastic_in_loop && !matches!(model, PlasticModel::Elastic) {
+        svd.u * SMatrix::from_diagonal(&sigma) * svd.v_t
+    } else {
+        f_trial
+    };
+    let energy_density = hencky::psi(lame, &sigma);
+    let value = (2.0 * energy_density).max(0.0).sqrt();
+    let gradient_factor = if value > C_AT_REST {
+        let d = hencky::dpsi_dsigma(lame, &sigma) / value;
+        svd.u * SMatrix::from_diagonal(&d) * svd.v_t * f_n.transpose()
+    } else {
+        SMatrix::zeros()
+    };
+    InelasticEvaluation {
+        value: if value > C_AT_REST { value } else { 0.0 },
+        energy_density,
+        gradient_factor,
+        elastic_f,
+        state: new_state,
+    }
+}

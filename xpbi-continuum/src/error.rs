@@ -1,0 +1,36 @@
+//! Typed errors of the crate.
+
+/// Everything that can go wrong when building or stepping an XPBI system.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum XpbiError {
+    /// Only 2D and 3D are implemented.
+    #[error("dimension {dimension} is not supported (2 or 3)")]
+    UnsupportedDimension { dimension: usize },
+    /// A scalar parameter is non-finite or outside its admissible range.
+    #[error("parameter `{name}` has an invalid value {value}")]
+    InvalidParameter { name: &'static str, value: f64 },
+    /// Friction angle outside the open interval (0°, 90°).
+    #[error("friction angle {degrees}° is outside (0°, 90°)")]
+    FrictionAngleOutOfRange { degrees: f64 },
+    /// Poisson ratio outside (−1, 0.5).
+    #[error("Poisson ratio {value} is outside (-1, 0.5)")]
+    PoissonRatioOutOfRange { value: f64 },
+    /// A particle has a zero, negative or non-finite rest volume.
+    #[error("particle {index} has an invalid rest volume {value}")]
+    InvalidVolume { index: usize, value: f64 },
+    /// A particle has a non-finite position, velocity or deformation gradient.
+    #[error("particle {index} has a non-finite {field}")]
+    NonFiniteState { index: usize, field: &'static str },
+    /// Two particles are closer than the allowed minimum distance.
+    #[error("particles {a} and {b} are {distance} apart, closer than the minimum {minimum}")]
+    ParticlesTooClose { a: usize, b: usize, distance: f64, minimum: f64 },
+    /// The time step exceeds the CFL bound `C · H / max|v|`.
+    #[error("time step {dt} exceeds the CFL bound {bound} (max speed {max_speed})")]
+    TimeStepOverCfl { dt: f64, bound: f64, max_speed: f64 },
+    /// The neighbour grid could not be built.
+    #[error("neighbour grid: {0}")]
+    Grid(#[from] xpbd_core::spatial::GridError),
+    /// A step produced a non-finite or exploding state; the state was rolled back.
+    #[error("step diverged at particle {index} ({reason}); state rolled back")]
+    Diverged { index: usize, reason: &'static str },
+}

@@ -1,0 +1,181 @@
+//! Return mappings `Z(F)` in principal log-strain space (StVK on Hencky strain).
+//!
+//! With `F = U Σ Vᵀ` and `ε = ln Σ` (principal Hencky strain), the Kirchhoff stress is principal too:
+//! `τ = 2μ ε + λ (tr ε) 1`, so `dev τ = 2μ ε̂` (`ε̂ = ε − (tr ε / d) 1`) and `tr τ = (2μ + dλ) tr ε`.
+//! Every model maps a trial strain `ε_tr` to `ε_new` and returns `F_E = U exp(ε_new) Vᵀ`.
+//!
+//! | model | yield surface after projection | trace of ε |
+//! |---|---|---|
+//! | [`VonMises`] | `‖dev τ‖ = 2μ‖ε̂‖ = σ_Y(q)` | kept |
+//! | [`DruckerPrager`] | `α_DP tr τ + ‖dev τ‖ = 0` (case III); `ε = 0` (case II) | kept in case III |
+//! | [`Nacc`] | `(1+2β) q² + M²(p + βp₀)(p − p₀) = 0`, or tips `p = p₀`, `p = −βp₀` | kept off the tips |
+//! | [`HerschelBulkley`] | `‖dev τ‖ = s ∈ [τ_Y, s_tr]` (rate dependent) | kept |
+//!
+//! Inside the XPBI iterations the hardening state is frozen at tⁿ and only committed at the end of
+//! the step, so `Z` with a frozen state is a projection: `Z(Z(F)) = Z(F)` for elastic, von Mises,
+//! Drucker–Prager (without volume correction) and NACC. Herschel–Bulkley is a viscous relaxation
+//! over Δt and is idempotent only in its η → 0 (von Mises) limit.
+
+mod drucker_prager;
+mod herschel_bulkley;
+mod nacc;
+mod von_mises;
+
+pub use drucker_prager::{DruckerPrager, KlarHardening, drucker_prager_alpha};
+pub use herschel_bulkley::{HerschelBulkley, solve_herschel_bulkley};
+pub use nacc::Nacc;
+pub use von_mises::VonMises;
+
+use nalgebra::{SMatrix, SVector};
+
+use crate::error::XpbiError;
+
+/// Lamé parameters `μ`, `λ` (Pa).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lame {
+    /// Shear modulus μ.
+    pub mu: f64,
+    /// First Lamé parameter λ.
+    pub lambda: f64,
+}
+
+/// Per-particle plastic state (committed once per step).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PlasticState {
+    /// Hardening variable: accumulated plastic strain `q` (von Mises, Drucker–Prager) or
+    /// `α = ln J_p` (NACC).
+    pub hardening: f64,
+    /// Drucker–Prager volume correction `v_c` (Tampubolon et al. 2017); 0 otherwise.
+    pub volume_correction: f64,
+}
+
+/// Clamp of singular values before the logarithm (as in ziran): `σ ≥ 1e-4`.
+pub const MIN_SINGULAR_VALUE: f64 = 1e-4;
+
+/// The plasticity model of a material.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PlasticModel {
+    /// No plasticity: `Z(F) = F`.
+    Elastic,
+    /// Von Mises (metal, clay).
+    VonMises(VonMises),
+    /// Drucker–Prager sand (Klár et al. 2016).
+    DruckerPrager(DruckerPrager),
+    /// Non-associated Cam-clay snow (Wolper et al. 2019).
+    Nacc(Nacc),
+    /// Herschel–Bulkley viscoplastic flow (Yue et al. 2015), Bingham for `h = 1`.
+    HerschelBulkley(HerschelBulkley),
+}
+
+impl PlasticModel {
+    /// Checks the model parameters.
+    pub fn validate(&self) -> Result<(), XpbiError> {
+        match self {
+            Self::Elastic => Ok(()),
+            Self::VonMises(m) => m.validate(),
+            Self::DruckerPrager(m) => m.validate(),
+            Self::Nacc(m) => m.validate(),
+            Self::HerschelBulkley(m) => m.validate(),
+        }
+    }
+
+    /// Maps the principal trial strain `eps` to the projected strain and the *updated* state
+    /// (which the caller commits at the end of the step). `dt` is used by rate-dependent models.
+    ///
+    /// ```
+    /// use nalgebra::Vector3;
+    /// use xpbi_continuum::plasticity::{Lame, PlasticModel, PlasticState, VonMises};
+    /// let vm = PlasticModel::VonMises(VonMises { yield_stress: 100.0, hardening_modulus: 0.0 });
+    /// let lame = Lame { mu: 1e4, lambda: 1e4 };
+    /// let (eps, _) = vm.project_strain(&Vector3::new(0.1, -0.05, -0.05), &PlasticState::default(), &lame, 1e-3);
+    /// let dev = eps - Vector3::repeat(eps.sum() / 3.0);
+    /// assert!((2.0 * lame.mu * dev.norm() - 100.0).abs() < 1e-9);
+    /// ```
+    pub fn project_strain<const D: usize>(
+        &self,
+        eps: &SVector<f64, D>,
+        state: &PlasticState,
+        lame: &Lame,
+        dt: f64,
+    ) -> (SVector<f64, D>, PlasticState) {
+        match self {
+            Self::Elastic => (*eps, *state),
+            Self::VonMises(m) => m.project(eps, state, lame),
+            Self::DruckerPrager(m) => m.project(eps, state, lame),
+            Self::Nacc(m) => m.project(eps, state, lame),
+            Self::HerschelBulkley(m) => m.project(eps, state, lame, dt),
+        }
+    }
+
+    /// `Z(F)`: SVD, projection of `ln Σ`, reassembly `U exp(ε_new) Vᵀ`. Returns the elastic `F_E`
+    /// and the updated state.
+    ///
+    /// ```
+    /// use nalgebra::Matrix2;
+    /// use xpbi_continuum::plasticity::{Lame, PlasticModel, PlasticState};
+    /// let f = Matrix2::new(1.1, 0.2, 0.0, 0.9);
+    /// let (fe, _) = PlasticModel::Elastic.return_map(&f, &PlasticState::default(), &Lame { mu: 1.0, lambda: 1.0 }, 1e-3);
+    /// assert!((fe - f).norm() < 1e-12);
+    /// ```
+    pub fn return_map<const D: usize>(
+        &self,
+        f: &SMatrix<f64, D, D>,
+        state: &PlasticState,
+        lame: &Lame,
+        dt: f64,
+    ) -> (SMatrix<f64, D, D>, PlasticState) {
+        if matches!(self, Self::Elastic) {
+            return (*f, *state);
+        }
+        let svd = principal(f);
+        let (eps_new, new_state) = self.project_strain(&svd.eps, state, lame, dt);
+        (svd.assemble(&eps_new), new_state)
+    }
+}
+
+/// `F = U diag(σ) Vᵀ` with `ε = ln max(σ, 1e-4)`; `U`, `V` rotations.
+#[derive(Debug, Clone, Copy)]
+pub struct Principal<const D: usize> {
+    /// Left singular vectors.
+    pub u: SMatrix<f64, D, D>,
+    /// Right singular vectors, transposed.
+    pub v_t: SMatrix<f64, D, D>,
+    /// Singular values.
+    pub sigma: SVector<f64, D>,
+    /// Principal Hencky strain `ln σ` (clamped).
+    pub eps: SVector<f64, D>,
+}
+
+impl<const D: usize> Principal<D> {
+    /// `U diag(exp ε) Vᵀ`.
+    pub fn assemble(&self, eps: &SVector<f64, D>) -> SMatrix<f64, D, D> {
+        let s = eps.map(f64::exp);
+        self.u * SMatrix::from_diagonal(&s) * self.v_t
+    }
+}
+
+/// SVD of `F` in principal form (see [`Principal`]), by the shared rotation-variant SVD
+/// (`xpbd_core::energy::svd`): `U`, `V` are rotations and an inverted `F` shows up as a negative
+/// last singular value, which the logarithm clamps to `ln 1e-4`.
+pub fn principal<const D: usize>(f: &SMatrix<f64, D, D>) -> Principal<D> {
+    let (u, sigma, v) = xpbd_core::energy::svd::rotation_variant_svd(f);
+    let eps = sigma.map(|s| s.max(MIN_SINGULAR_VALUE).ln());
+    Principal { u, v_t: v.transpose(), sigma, eps }
+}
+
+/// Deviatoric part `ε̂ = ε − (tr ε / d) 1`.
+pub fn deviatoric<const D: usize>(eps: &SVector<f64, D>) -> SVector<f64, D> {
+    eps - SVector::repeat(eps.sum() / D as f64)
+}
+
+pub(crate) fn check_finite_nonneg(name: &'static str, value: f64) -> Result<(), XpbiError> {
+    if value.is_finite() && value >= 0.0 { Ok(()) } else { Err(XpbiError::InvalidParameter { name, value }) }
+}
+
+pub(crate) fn check_friction_angle(degrees: f64) -> Result<(), XpbiError> {
+    if degrees.is_finite() && degrees > 0.0 && degrees < 90.0 {
+        Ok(())
+    } else {
+        Err(XpbiError::FrictionAngleOutOfRange { degrees })
+    }
+}
