@@ -4,6 +4,7 @@ use std::marker::PhantomData;
 
 use rayon::prelude::*;
 
+use crate::constraint::block::JacobiRelaxation;
 use crate::constraint::{ConstraintBlock, ConstraintKind, ConstraintSet, SubstepContext};
 use crate::error::ConstraintRef;
 use crate::{BuildError, Particles, SolverKind, StepError, Vector};
@@ -199,6 +200,8 @@ pub struct Simulation<const D: usize> {
     kinematic_start: Vec<Vector<D>>,
     jacobi_dx: Vec<Vector<D>>,
     jacobi_count: Vec<u32>,
+    jacobi_counts_stale: bool,
+    blocks_dynamic: bool,
     report: StepReport,
 }
 
@@ -220,6 +223,8 @@ impl<const D: usize> Simulation<D> {
             kinematic_start: Vec::new(),
             jacobi_dx: Vec::new(),
             jacobi_count: Vec::new(),
+            jacobi_counts_stale: true,
+            blocks_dynamic: false,
             report: StepReport::default(),
         };
         sim.ensure_pool()?;
@@ -235,7 +240,9 @@ impl<const D: usize> Simulation<D> {
         let mut block = ConstraintBlock::<K, D>::new(kind);
         block.validate(self.particles.len())?;
         block.prepare(self.particles.len());
+        self.blocks_dynamic |= block.kind.dynamic_topology();
         self.blocks.push(Box::new(block));
+        self.jacobi_counts_stale = true;
         Ok(BlockHandle {
             index: self.blocks.len() - 1,
             kind: PhantomData,
@@ -328,6 +335,7 @@ impl<const D: usize> Simulation<D> {
         self.kinematic_start.resize(n, Vector::<D>::zeros());
         self.jacobi_dx.resize(n, Vector::<D>::zeros());
         self.jacobi_count.resize(n, 0);
+        self.jacobi_counts_stale = true;
         self.prepared_particles = n;
     }
 
@@ -489,32 +497,25 @@ impl<const D: usize> Simulation<D> {
                 }
             }
             SolverKind::Jacobi { omega, averaged } => {
-                for b in &mut self.blocks {
-                    b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, parallel);
-                }
-                self.jacobi_dx
-                    .iter_mut()
-                    .for_each(|d| *d = Vector::<D>::zeros());
-                self.jacobi_count.iter_mut().for_each(|c| *c = 0);
-                for b in &self.blocks {
-                    b.jacobi_scatter(&p.inv_mass, &mut self.jacobi_dx, &mut self.jacobi_count);
-                }
-                let apply = |((x, d), n): ((&mut Vector<D>, &Vector<D>), &u32)| {
-                    if *n > 0 {
-                        let scale = if averaged { omega / *n as f64 } else { omega };
-                        *x += d * scale;
+                if averaged && (self.jacobi_counts_stale || self.blocks_dynamic) {
+                    self.jacobi_count.iter_mut().for_each(|c| *c = 0);
+                    for b in &self.blocks {
+                        b.count_incidence(&mut self.jacobi_count);
                     }
-                };
+                    self.jacobi_counts_stale = false;
+                }
+                let relax = JacobiRelaxation { omega, counts: averaged.then_some(&self.jacobi_count[..]) };
+                for b in &mut self.blocks {
+                    b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, relax, parallel);
+                }
+                self.jacobi_dx.iter_mut().for_each(|d| *d = Vector::<D>::zeros());
+                for b in &self.blocks {
+                    b.jacobi_scatter(&p.inv_mass, &mut self.jacobi_dx);
+                }
                 if par_particles {
-                    p.x.par_iter_mut()
-                        .zip(self.jacobi_dx.par_iter())
-                        .zip(self.jacobi_count.par_iter())
-                        .for_each(apply);
+                    p.x.par_iter_mut().zip(self.jacobi_dx.par_iter()).for_each(|(x, d)| *x += d);
                 } else {
-                    p.x.iter_mut()
-                        .zip(self.jacobi_dx.iter())
-                        .zip(self.jacobi_count.iter())
-                        .for_each(apply);
+                    p.x.iter_mut().zip(self.jacobi_dx.iter()).for_each(|(x, d)| *x += d);
                 }
             }
         }

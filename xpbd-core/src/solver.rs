@@ -9,9 +9,10 @@ pub enum SolverKind {
     /// Sequential Gauss-Seidel in block order, constraint index order (the XPBD paper's
     /// Algorithm 1). Single-threaded.
     GaussSeidel,
-    /// Jacobi: every constraint is projected against the same positions; corrections are
-    /// gathered per particle and applied as `x += ω Σ Δx / n` (`averaged`, n = number of
-    /// contributing constraints, Bridson-style averaging) or `x += ω Σ Δx` (plain relaxation).
+    /// Jacobi: every constraint is projected against the same positions and the corrections
+    /// are summed per particle. Each constraint's Δλ and Δx are scaled together by ω (plain
+    /// relaxation) or by ω / (the largest constraint count among its particles) (`averaged`);
+    /// see [`crate::constraint::block::JacobiRelaxation`] for why both must be scaled.
     /// Deterministic for any thread count (corrections are summed in constraint order).
     Jacobi {
         /// Relaxation factor ω ∈ (0, 2].

@@ -18,7 +18,7 @@ pub mod volume;
 
 pub use attachment::AttachmentConstraints;
 pub use bending::{DihedralBendingConstraints, IsometricBendingConstraints};
-pub use block::{ConstraintBlock, ConstraintSet, SubstepContext};
+pub use block::{ConstraintBlock, ConstraintSet, JacobiRelaxation, SubstepContext};
 pub use distance::DistanceConstraints;
 pub use membrane::{MembraneConstraints, MembraneModel};
 pub use neo_hookean::NeoHookeanTetConstraints;
@@ -64,6 +64,30 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
     /// Evaluates `C` at the stencil positions `xs` (`xs[k]` is the position of
     /// `stencil(c)[k]`) and writes `∇_{x_k} C` into `grad[k]`.
     fn evaluate(&self, c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64;
+
+    /// Called by the projection kernel right after constraint `c`'s correction has been applied
+    /// to the local copy `xs` of its stencil (`idx`), with `grad` the gradients used for it,
+    /// `lambda` the accumulated multiplier (after the update) and `delta_lambda` this
+    /// projection's Δλ. A kind may move `xs` further (e.g. position-level Coulomb friction
+    /// driven by the normal correction, Müller et al. 2020 §3.5, Macklin et al. 2019 eqs. 11–12)
+    /// and returns whether it did. Not called for inactive inequality constraints.
+    /// The default does nothing.
+    #[inline(always)]
+    #[allow(unused_variables)]
+    fn after_projection(
+        &self,
+        c: usize,
+        idx: &[u32],
+        xs: &mut [Vector<D>],
+        grad: &[Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        lambda: f64,
+        delta_lambda: f64,
+        h: f64,
+    ) -> bool {
+        false
+    }
 
     /// `|C| / rest measure` where that means a relative stretch (distance constraints).
     fn relative_strain(&self, _c: usize, _value: f64) -> Option<f64> {
