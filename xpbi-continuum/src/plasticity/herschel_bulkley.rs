@@ -103,9 +103,14 @@ pub fn solve_herschel_bulkley(c: f64, h: f64) -> f64 {
             hi = t;
         }
         let df = if t > 0.0 { inv_h * t.powf(inv_h - 1.0) + c } else { f64::INFINITY };
-        let newton = t - ft / df;
+        let step = ft / df;
+        if step.abs() <= 2.0 * f64::EPSILON * t {
+            // Converged: the Newton correction is below one ulp of t.
+            return (t - step).clamp(lo, hi);
+        }
+        let newton = t - step;
         t = if newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
-        if hi - lo <= 4.0 * f64::EPSILON * hi.max(1e-300) || (ft / df).abs() <= f64::EPSILON * t {
+        if hi - lo <= 4.0 * f64::EPSILON * hi {
             break;
         }
     }
