@@ -71,9 +71,6 @@ pub enum BuildError {
         value: f64,
         reason: &'static str,
     },
-    /// A time step that is not strictly positive and finite.
-    #[error("time step must be finite and > 0, got {dt}")]
-    NonPositiveTimeStep { dt: f64 },
     /// Zero substeps or zero iterations.
     #[error("{field} must be at least 1, got 0")]
     ZeroCount { field: &'static str },
@@ -87,9 +84,6 @@ pub enum BuildError {
     /// A mesh or grid description that cannot be built.
     #[error("invalid geometry: {0}")]
     InvalidGeometry(String),
-    /// The worker thread pool could not be created.
-    #[error("cannot create the thread pool: {0}")]
-    ThreadPool(String),
     /// Reading an input file failed.
     #[error("cannot read {path}: {message}")]
     Import { path: String, message: String },

@@ -110,6 +110,13 @@ impl<const D: usize> SolverSettings<D> {
                 reason: "decay must lie in [0, 1]",
             });
         }
+        if self.threads > 1024 {
+            return Err(BuildError::InvalidSetting {
+                field: "threads",
+                value: self.threads as f64,
+                reason: "at most 1024 worker threads",
+            });
+        }
         let s = self.diagnostics.max_speed;
         if s.is_nan() || s <= 0.0 {
             return Err(BuildError::InvalidSetting {
@@ -318,7 +325,11 @@ impl<const D: usize> Simulation<D> {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(t)
                 .build()
-                .map_err(|e| BuildError::ThreadPool(e.to_string()))?;
+                .map_err(|_| BuildError::InvalidSetting {
+                    field: "threads",
+                    value: t as f64,
+                    reason: "the operating system refused to create the worker threads",
+                })?;
             self.pool = Some(pool);
             self.pool_threads = t;
         }
@@ -504,18 +515,27 @@ impl<const D: usize> Simulation<D> {
                     }
                     self.jacobi_counts_stale = false;
                 }
-                let relax = JacobiRelaxation { omega, counts: averaged.then_some(&self.jacobi_count[..]) };
+                let relax = JacobiRelaxation {
+                    omega,
+                    counts: averaged.then_some(&self.jacobi_count[..]),
+                };
                 for b in &mut self.blocks {
                     b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, relax, parallel);
                 }
-                self.jacobi_dx.iter_mut().for_each(|d| *d = Vector::<D>::zeros());
+                self.jacobi_dx
+                    .iter_mut()
+                    .for_each(|d| *d = Vector::<D>::zeros());
                 for b in &self.blocks {
                     b.jacobi_scatter(&p.inv_mass, &mut self.jacobi_dx);
                 }
                 if par_particles {
-                    p.x.par_iter_mut().zip(self.jacobi_dx.par_iter()).for_each(|(x, d)| *x += d);
+                    p.x.par_iter_mut()
+                        .zip(self.jacobi_dx.par_iter())
+                        .for_each(|(x, d)| *x += d);
                 } else {
-                    p.x.iter_mut().zip(self.jacobi_dx.iter()).for_each(|(x, d)| *x += d);
+                    p.x.iter_mut()
+                        .zip(self.jacobi_dx.iter())
+                        .for_each(|(x, d)| *x += d);
                 }
             }
         }

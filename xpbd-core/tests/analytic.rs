@@ -23,7 +23,13 @@ fn hanging_chain(solver: SolverKind, iterations: usize) -> (Vec<f64>, Vec<f64>) 
     }
     .build()
     .unwrap();
-    let settings = SolverSettings { substeps: 2, iterations, solver, velocity_damping: 5.0, ..SolverSettings::default() };
+    let settings = SolverSettings {
+        substeps: 2,
+        iterations,
+        solver,
+        velocity_damping: 5.0,
+        ..SolverSettings::default()
+    };
     let mut sim = Simulation::new(rope.particles, settings).unwrap();
     sim.add_constraints(rope.links).unwrap();
     for _ in 0..900 {
@@ -31,7 +37,9 @@ fn hanging_chain(solver: SolverKind, iterations: usize) -> (Vec<f64>, Vec<f64>) 
     }
     let x = &sim.particles().x;
     let stretch: Vec<f64> = (0..links).map(|k| (x[k] - x[k + 1]).norm() - l).collect();
-    let expected: Vec<f64> = (0..links).map(|k| alpha * (links - k) as f64 * m * G).collect();
+    let expected: Vec<f64> = (0..links)
+        .map(|k| alpha * (links - k) as f64 * m * G)
+        .collect();
     (stretch, expected)
 }
 
@@ -42,7 +50,10 @@ fn hanging_chain_stretch_equals_compliance_times_tension() {
         // 1e-6 relative: the residual after 100 GS iterations of a 10-link chain with
         // α̃ = α/h² = 1.44 is far below this; any error in the update formula or the
         // compliance scaling shows up at the percent level.
-        assert!(((s - e) / e).abs() < 1e-6, "link {k}: stretch {s:e} vs α·T = {e:e}");
+        assert!(
+            ((s - e) / e).abs() < 1e-6,
+            "link {k}: stretch {s:e} vs α·T = {e:e}"
+        );
     }
 }
 
@@ -51,10 +62,18 @@ fn hanging_chain_is_the_same_for_coloured_gauss_seidel_and_jacobi() {
     let (gs, expected) = hanging_chain(SolverKind::Coloured, 100);
     let (jac, _) = hanging_chain(SolverKind::JACOBI, 400);
     for k in 0..gs.len() {
-        assert!(((gs[k] - expected[k]) / expected[k]).abs() < 1e-6, "coloured link {k}");
+        assert!(
+            ((gs[k] - expected[k]) / expected[k]).abs() < 1e-6,
+            "coloured link {k}"
+        );
         // Jacobi converges more slowly (information travels one link per iteration), so its
         // static state agrees with GS to 1e-4 relative, not 1e-6.
-        assert!(((jac[k] - gs[k]) / gs[k]).abs() < 1e-4, "jacobi link {k}: {} vs {}", jac[k], gs[k]);
+        assert!(
+            ((jac[k] - gs[k]) / gs[k]).abs() < 1e-4,
+            "jacobi link {k}: {} vs {}",
+            jac[k],
+            gs[k]
+        );
     }
 }
 
@@ -71,7 +90,10 @@ fn pendulum(theta0: f64, substeps: usize, seconds: f64) -> (f64, f64) {
         iterations: 1,
         gravity: Vector::<2>::new(0.0, -G),
         solver: SolverKind::GaussSeidel,
-        diagnostics: Diagnostics { energies: true, ..Diagnostics::default() },
+        diagnostics: Diagnostics {
+            energies: true,
+            ..Diagnostics::default()
+        },
         ..SolverSettings::default()
     };
     let mut sim = Simulation::new(p, settings).unwrap();
@@ -102,7 +124,10 @@ fn pendulum_small_angle_period_and_bounded_energy_drift() {
     let (period, drift) = pendulum(theta0, 50, 12.0);
     // Finite-amplitude correction (1 + θ₀²/16) is 1.6e-4, well inside the 1 % tolerance.
     let expected = 2.0 * std::f64::consts::PI * (1.0 / G).sqrt();
-    assert!(((period - expected) / expected).abs() < 0.01, "period {period} vs {expected}");
+    assert!(
+        ((period - expected) / expected).abs() < 0.01,
+        "period {period} vs {expected}"
+    );
     // Energy (measured from the pivot) drifts by the O(h) numerical damping of implicit
     // Euler; with 50 substeps at 60 Hz it stays below 1 % over 12 s.
     assert!(drift.abs() < 0.01, "energy drift {drift}");
@@ -113,7 +138,10 @@ fn pendulum_small_angle_period_and_bounded_energy_drift() {
 fn more_substeps_damp_less() {
     let (_, drift_4) = pendulum(0.5, 4, 5.0);
     let (_, drift_64) = pendulum(0.5, 64, 5.0);
-    assert!(drift_64.abs() < drift_4.abs() / 4.0, "substeps should reduce damping: {drift_4} vs {drift_64}");
+    assert!(
+        drift_64.abs() < drift_4.abs() / 4.0,
+        "substeps should reduce damping: {drift_4} vs {drift_64}"
+    );
 }
 
 #[test]
@@ -123,7 +151,10 @@ fn free_fall_matches_symplectic_euler_closed_form() {
     let v0 = Vector::<3>::new(1.0, 0.5, 2.0);
     let i = p.push(x0, 2.0);
     p.v[i] = v0;
-    let settings = SolverSettings::<3> { substeps: 7, ..SolverSettings::default() };
+    let settings = SolverSettings::<3> {
+        substeps: 7,
+        ..SolverSettings::default()
+    };
     let g = settings.gravity;
     let mut sim = Simulation::new(p, settings).unwrap();
     let (dt, frames) = (1.0 / 60.0, 90);
@@ -137,19 +168,37 @@ fn free_fall_matches_symplectic_euler_closed_form() {
     let x_expected = x0 + v0 * t + g * (0.5 * t * (t + h));
     let v_expected = v0 + g * t;
     // Round-off only: v = (x − x_prev)/h amplifies it by |x|/(h|v|) ~ 1e3 per substep.
-    assert!((sim.particles().x[i] - x_expected).norm() < 1e-9, "{}", (sim.particles().x[i] - x_expected).norm());
+    assert!(
+        (sim.particles().x[i] - x_expected).norm() < 1e-9,
+        "{}",
+        (sim.particles().x[i] - x_expected).norm()
+    );
     assert!((sim.particles().v[i] - v_expected).norm() < 1e-9);
 }
 
 #[test]
 fn pinned_particles_never_move_and_kinematic_ones_follow_their_target() {
-    let cloth = ClothGrid::<3> { nx: 8, ny: 8, pinned: vec![(0, 7), (7, 7)], ..ClothGrid::default() }.build().unwrap();
+    let cloth = ClothGrid::<3> {
+        nx: 8,
+        ny: 8,
+        pinned: vec![(0, 7), (7, 7)],
+        ..ClothGrid::default()
+    }
+    .build()
+    .unwrap();
     let (a, b) = (cloth.index(0, 7), cloth.index(7, 7));
     let (xa, xb) = (cloth.particles.x[a], cloth.particles.x[b]);
     let mut sim = Simulation::new(cloth.particles.clone(), SolverSettings::default()).unwrap();
     sim.add_constraints(cloth.stretch.clone()).unwrap();
-    for solver in [SolverKind::GaussSeidel, SolverKind::Coloured, SolverKind::JACOBI] {
-        let settings = SolverSettings { solver, ..sim.settings().clone() };
+    for solver in [
+        SolverKind::GaussSeidel,
+        SolverKind::Coloured,
+        SolverKind::JACOBI,
+    ] {
+        let settings = SolverSettings {
+            solver,
+            ..sim.settings().clone()
+        };
         sim.set_settings(settings).unwrap();
         for _ in 0..30 {
             sim.step(1.0 / 60.0).unwrap();
@@ -162,5 +211,9 @@ fn pinned_particles_never_move_and_kinematic_ones_follow_their_target() {
     sim.particles_mut().kinematic_target[a] = Some(target);
     sim.step(1.0 / 60.0).unwrap();
     assert!((sim.particles().x[a] - target).norm() < 1e-15);
-    assert!((sim.particles().v[a].z - 0.05 * 60.0).abs() < 1e-9, "kinematic velocity {}", sim.particles().v[a]);
+    assert!(
+        (sim.particles().v[a].z - 0.05 * 60.0).abs() < 1e-9,
+        "kinematic velocity {}",
+        sim.particles().v[a]
+    );
 }
