@@ -1,0 +1,90 @@
+//! Typed errors of the GPU backend. Nothing in this crate panics on a device problem: the
+//! caller gets one of these and the CPU path stays usable.
+
+use thiserror::Error;
+use xpbd_core::{BuildError, StepError};
+
+/// What can go wrong building or stepping on the GPU.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum GpuError {
+    /// No adapter for the requested backends (no driver, no software Vulkan installed).
+    #[error("no GPU adapter for backends {backends}: {reason}")]
+    NoAdapter {
+        /// The backends that were searched (e.g. `VULKAN | GL`).
+        backends: String,
+        /// wgpu's explanation.
+        reason: String,
+    },
+    /// `XPBD_REQUIRE_GPU=1` and the only adapter is the OpenGL fallback, which nobody asked
+    /// for with `WGPU_BACKEND=gl` (the silent fall-back of the lavapipe recipe, pitfall 1).
+    #[error(
+        "adapter {adapter:?} is the OpenGL fallback; install a Vulkan driver (mesa-vulkan-drivers) or set WGPU_BACKEND=gl explicitly"
+    )]
+    GlFallback {
+        /// The adapter that was found.
+        adapter: String,
+    },
+    /// `request_device` failed.
+    #[error("cannot open device on {adapter:?}: {reason}")]
+    RequestDevice {
+        /// The adapter.
+        adapter: String,
+        /// wgpu's explanation.
+        reason: String,
+    },
+    /// A device limit is below what the backend needs.
+    #[error("device limit {limit} = {available} is below the required {required}")]
+    LimitTooLow {
+        /// Name of the `wgpu::Limits` field.
+        limit: &'static str,
+        /// What the device offers.
+        available: u64,
+        /// What the backend needs.
+        required: u64,
+    },
+    /// A buffer is larger than the device can allocate or bind.
+    #[error("buffer {buffer} needs {bytes} bytes, the device allows {limit} ({limit_name})")]
+    BufferTooLarge {
+        /// Which buffer.
+        buffer: &'static str,
+        /// Its size.
+        bytes: u64,
+        /// The device limit.
+        limit: u64,
+        /// Name of the `wgpu::Limits` field.
+        limit_name: &'static str,
+    },
+    /// The device was lost (driver reset, `Device::destroy`, out of memory).
+    #[error("device lost: {0}")]
+    DeviceLost(String),
+    /// A validation or out-of-memory error reported by wgpu (recorded by the uncaptured-error
+    /// handler or an error scope instead of panicking).
+    #[error("wgpu error: {0}")]
+    Wgpu(String),
+    /// The scene uses something the GPU backend does not implement.
+    #[error("not supported on the GPU backend: {what} ({reason})")]
+    Unsupported {
+        /// The feature (e.g. `"kinematic target of particle 3"`).
+        what: String,
+        /// Why, or what to use instead.
+        reason: &'static str,
+    },
+    /// A collider with invalid parameters.
+    #[error("collider {index}: {field} = {value} is invalid: {reason}")]
+    InvalidCollider {
+        /// Position in the scene's collider list.
+        index: usize,
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        value: f64,
+        /// The rule it breaks.
+        reason: &'static str,
+    },
+    /// The scene description is invalid (same checks as the CPU path).
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    /// The step failed (non-finite or runaway state); the state was rolled back.
+    #[error(transparent)]
+    Step(#[from] StepError),
+}

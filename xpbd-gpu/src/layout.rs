@@ -1,0 +1,366 @@
+//! GPU data layout (`#[repr(C)]` Pod mirrors of the WGSL structs in `shaders/xpbd.wgsl`) and
+//! the CPU-side packing of a [`Scene`]: f32 particle arrays (vec3 padded to `vec4`, inverse
+//! mass in `x.w`), one constraint array for all blocks, the colour order of each block
+//! (`Schedule::greedy`, one dispatch per colour) and the Jacobi CSR adjacency (particle →
+//! correction slots in ascending constraint order, so the gather sums in the CPU's order).
+
+use std::ops::Range;
+
+use bytemuck::{Pod, Zeroable};
+use xpbd_core::constraint::ConstraintKind;
+use xpbd_core::schedule::Schedule;
+
+use crate::{Collider, GpuError, MAX_COLLIDERS, Scene, SceneBlock};
+
+/// `struct Params` of the shader (uniform, written when `h` changes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GpuParams {
+    /// Gravity (xyz) and the substep length h (w).
+    pub gravity_h: [f32; 4],
+    /// 1/h.
+    pub inv_h: f32,
+    /// exp(−k h).
+    pub damping_factor: f32,
+    /// Jacobi ω.
+    pub omega: f32,
+    /// 1 for averaged Jacobi.
+    pub averaged: u32,
+    /// Particle count.
+    pub n_particles: u32,
+    /// Constraint count over all blocks.
+    pub n_constraints: u32,
+    /// (max speed)².
+    pub max_speed2: f32,
+    /// Collider count.
+    pub n_colliders: u32,
+    /// λ ← keep·λ at each substep.
+    pub lambda_keep: f32,
+    /// Start of the CSR row offsets in the index buffer.
+    pub csr_offsets_base: u32,
+    /// Start of the CSR slots in the index buffer.
+    pub csr_slots_base: u32,
+    /// Padding to 16 bytes.
+    pub pad: u32,
+}
+
+/// `struct Dispatch` (uniform with a dynamic offset: one slot per dispatch kind).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GpuDispatch {
+    /// First index (constraint or order position).
+    pub start: u32,
+    /// Number of threads doing work.
+    pub count: u32,
+    /// Substep index (fault records).
+    pub substep: u32,
+    /// Padding.
+    pub pad: u32,
+}
+
+/// Constraint kind tags of the shader.
+pub const KIND_DISTANCE: u32 = 0;
+/// Dihedral bending.
+pub const KIND_DIHEDRAL: u32 = 1;
+/// Tetrahedral volume.
+pub const KIND_TET_VOLUME: u32 = 2;
+
+/// `struct Constraint`: up to four particle indices, kind tag, rest value (l₀, θ₀ or V₀),
+/// compliance α and damping β.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GpuConstraint {
+    /// Stencil (unused entries 0).
+    pub idx: [u32; 4],
+    /// `KIND_*`.
+    pub kind: u32,
+    /// Rest value.
+    pub rest: f32,
+    /// α.
+    pub compliance: f32,
+    /// β.
+    pub damping: f32,
+}
+
+/// `struct Collider`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GpuCollider {
+    /// Plane: unit normal and offset; sphere: centre and radius.
+    pub shape: [f32; 4],
+    /// 0 plane, 1 sphere.
+    pub kind: u32,
+    /// μ.
+    pub friction: f32,
+    /// Padding.
+    pub pad: [u32; 2],
+}
+
+/// `struct Colliders` (uniform).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GpuColliders {
+    /// Unused entries are zero.
+    pub items: [GpuCollider; MAX_COLLIDERS],
+}
+
+/// How one block is solved: its constraints are `start .. start + len` of the constraint
+/// array; colour k is `indices[colours[k]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockPlan {
+    /// First constraint.
+    pub start: u32,
+    /// Number of constraints.
+    pub len: u32,
+    /// Colour ranges into the index buffer.
+    pub colours: Vec<Range<u32>>,
+}
+
+/// A scene packed for upload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackedScene {
+    /// Positions (xyz) and inverse masses (w).
+    pub x: Vec<[f32; 4]>,
+    /// Velocities.
+    pub v: Vec<[f32; 4]>,
+    /// External forces.
+    pub force: Vec<[f32; 4]>,
+    /// All constraints, block after block.
+    pub constraints: Vec<GpuConstraint>,
+    /// `[colour order of every block | CSR row offsets (n + 1) | CSR slots]`.
+    pub indices: Vec<u32>,
+    /// Where the CSR row offsets start in `indices`.
+    pub csr_offsets_base: u32,
+    /// Where the CSR slots start in `indices`.
+    pub csr_slots_base: u32,
+    /// Per block solve plan.
+    pub blocks: Vec<BlockPlan>,
+    /// Colliders.
+    pub colliders: GpuColliders,
+    /// Number of colliders.
+    pub n_colliders: u32,
+}
+
+fn f32x4(v: &nalgebra::Vector3<f64>, w: f64) -> [f32; 4] {
+    [v.x as f32, v.y as f32, v.z as f32, w as f32]
+}
+
+fn push_kind<K: ConstraintKind<3>>(
+    kind: &K,
+    tag: u32,
+    rest: impl Fn(usize) -> f64,
+    out: &mut Vec<GpuConstraint>,
+) {
+    for c in 0..kind.len() {
+        let s = kind.stencil(c);
+        let mut idx = [0u32; 4];
+        idx[..s.len()].copy_from_slice(s);
+        out.push(GpuConstraint {
+            idx,
+            kind: tag,
+            rest: rest(c) as f32,
+            compliance: kind.compliance(c) as f32,
+            damping: kind.damping(c) as f32,
+        });
+    }
+}
+
+/// Packs a validated scene. Kinematic targets are not supported (typed error).
+///
+/// ```
+/// use xpbd_core::builders::ClothGrid;
+/// use xpbd_gpu::{Scene, SceneBlock, layout::pack};
+/// let cloth = ClothGrid::<3> { nx: 4, ny: 4, ..ClothGrid::default() }.build().unwrap();
+/// let n_con = cloth.stretch.pairs.len();
+/// let scene = Scene::new(cloth.particles, Default::default()).with_block(SceneBlock::Distance(cloth.stretch));
+/// let packed = pack(&scene).unwrap();
+/// assert_eq!(packed.constraints.len(), n_con);
+/// // every constraint appears in exactly one colour
+/// let coloured: u32 = packed.blocks[0].colours.iter().map(|r| r.end - r.start).sum();
+/// assert_eq!(coloured as usize, n_con);
+/// ```
+pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
+    scene.validate()?;
+    let p = &scene.particles;
+    let n = p.len();
+    if let Some(i) = p.kinematic_target.iter().position(|t| t.is_some()) {
+        return Err(GpuError::Unsupported {
+            what: format!("kinematic target of particle {i}"),
+            reason: "pin the particle (inverse mass 0) instead",
+        });
+    }
+    if n >= u32::MAX as usize {
+        return Err(GpuError::Unsupported {
+            what: format!("{n} particles"),
+            reason: "particle indices are u32",
+        });
+    }
+    let x = (0..n).map(|i| f32x4(&p.x[i], p.inv_mass[i])).collect();
+    let v = p.v.iter().map(|v| f32x4(v, 0.0)).collect();
+    let force = p.force.iter().map(|f| f32x4(f, 0.0)).collect();
+    let mut constraints = Vec::new();
+    let mut order = Vec::new();
+    let mut blocks = Vec::new();
+    for b in &scene.blocks {
+        let start = constraints.len() as u32;
+        let schedule = match b {
+            SceneBlock::Distance(k) => {
+                push_kind(k, KIND_DISTANCE, |c| k.rest_length[c], &mut constraints);
+                greedy(k, n)
+            }
+            SceneBlock::DihedralBending(k) => {
+                push_kind(k, KIND_DIHEDRAL, |c| k.rest_angle[c], &mut constraints);
+                greedy(k, n)
+            }
+            SceneBlock::TetVolume(k) => {
+                push_kind(k, KIND_TET_VOLUME, |c| k.rest_volume[c], &mut constraints);
+                greedy(k, n)
+            }
+        };
+        let base = order.len() as u32;
+        order.extend(schedule.order.iter().map(|&c| start + c));
+        let colours = schedule
+            .colours
+            .iter()
+            .filter(|tasks| !tasks.is_empty())
+            .map(|tasks| base + tasks[0].start..base + tasks[tasks.len() - 1].end)
+            .collect();
+        blocks.push(BlockPlan {
+            start,
+            len: constraints.len() as u32 - start,
+            colours,
+        });
+    }
+    // CSR: for each particle, the correction slots 4c + k touching it, ascending in c (the
+    // CPU's jacobi_scatter order: block by block, constraint by constraint).
+    let mut counts = vec![0u32; n + 1];
+    for con in &constraints {
+        for &i in &con.idx[..arity(con.kind)] {
+            counts[i as usize + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        counts[i + 1] += counts[i];
+    }
+    let mut fill = counts.clone();
+    let mut slots = vec![0u32; counts[n] as usize];
+    for (c, con) in constraints.iter().enumerate() {
+        for (k, &i) in con.idx[..arity(con.kind)].iter().enumerate() {
+            slots[fill[i as usize] as usize] = 4 * c as u32 + k as u32;
+            fill[i as usize] += 1;
+        }
+    }
+    let csr_offsets_base = order.len() as u32;
+    let csr_slots_base = csr_offsets_base + counts.len() as u32;
+    let mut indices = order;
+    indices.extend_from_slice(&counts);
+    indices.extend_from_slice(&slots);
+    let mut colliders = GpuColliders::zeroed();
+    for (k, c) in scene.colliders.iter().enumerate() {
+        colliders.items[k] = pack_collider(c);
+    }
+    Ok(PackedScene {
+        x,
+        v,
+        force,
+        constraints,
+        indices,
+        csr_offsets_base,
+        csr_slots_base,
+        blocks,
+        colliders,
+        n_colliders: scene.colliders.len() as u32,
+    })
+}
+
+fn greedy<K: ConstraintKind<3>>(kind: &K, n_particles: usize) -> Schedule {
+    // One task per colour: the GPU runs a whole colour per dispatch.
+    Schedule::greedy(kind.len(), n_particles, |c| kind.stencil(c), 1 << 30)
+}
+
+/// Stencil size of a kind tag.
+pub fn arity(kind: u32) -> usize {
+    if kind == KIND_DISTANCE { 2 } else { 4 }
+}
+
+fn pack_collider(c: &Collider) -> GpuCollider {
+    match *c {
+        Collider::Plane {
+            normal,
+            offset,
+            friction,
+        } => {
+            let n = normal.normalize();
+            GpuCollider {
+                shape: f32x4(&n, offset),
+                kind: 0,
+                friction: friction as f32,
+                pad: [0; 2],
+            }
+        }
+        Collider::Sphere {
+            centre,
+            radius,
+            friction,
+        } => GpuCollider {
+            shape: f32x4(&centre, radius),
+            kind: 1,
+            friction: friction as f32,
+            pad: [0; 2],
+        },
+    }
+}
+
+/// The storage buffers of a packed scene with their sizes in bytes.
+pub fn storage_buffer_sizes(p: &PackedScene, substeps: usize) -> [(&'static str, u64); 10] {
+    let n = p.x.len() as u64;
+    let nc = p.constraints.len() as u64;
+    [
+        ("x", 16 * n),
+        ("x_prev", 16 * n),
+        ("v", 16 * n),
+        ("force", 16 * n),
+        ("contact", 16 * n),
+        ("constraints", 32 * nc),
+        ("lambda", 4 * nc),
+        ("corrections", 64 * nc),
+        ("indices", 4 * p.indices.len() as u64),
+        ("faults", 8 * substeps as u64),
+    ]
+}
+
+/// Checks every storage buffer against `max_storage_buffer_binding_size` and
+/// `max_buffer_size`.
+///
+/// ```
+/// use xpbd_core::builders::ClothGrid;
+/// use xpbd_gpu::{GpuError, Scene, SceneBlock, layout::{check_limits, pack}};
+/// let cloth = ClothGrid::<3> { nx: 8, ny: 8, ..ClothGrid::default() }.build().unwrap();
+/// let scene = Scene::new(cloth.particles, Default::default()).with_block(SceneBlock::Distance(cloth.stretch));
+/// let packed = pack(&scene).unwrap();
+/// let tiny = wgpu::Limits { max_storage_buffer_binding_size: 512, ..wgpu::Limits::default() };
+/// assert!(matches!(check_limits(&packed, 10, &tiny), Err(GpuError::BufferTooLarge { .. })));
+/// assert!(check_limits(&packed, 10, &wgpu::Limits::default()).is_ok());
+/// ```
+pub fn check_limits(p: &PackedScene, substeps: usize, limits: &wgpu::Limits) -> Result<(), GpuError> {
+    for (buffer, bytes) in storage_buffer_sizes(p, substeps) {
+        let checks = [
+            (
+                limits.max_storage_buffer_binding_size,
+                "max_storage_buffer_binding_size",
+            ),
+            (limits.max_buffer_size, "max_buffer_size"),
+        ];
+        for (limit, limit_name) in checks {
+            if bytes > limit {
+                return Err(GpuError::BufferTooLarge {
+                    buffer,
+                    bytes,
+                    limit,
+                    limit_name,
+                });
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! A backend-neutral scene: the CPU description (particles, constraint kinds, settings) plus
+//! colliders, from which both backends are built ([`Scene::cpu`], [`Scene::gpu`]).
+
+use std::sync::Arc;
+
+use nalgebra::Vector3;
+use xpbd_core::constraint::{
+    ConstraintBlock, ConstraintSet, DihedralBendingConstraints, DistanceConstraints,
+    TetVolumeConstraints,
+};
+use xpbd_core::{Particles, SolverSettings};
+
+use crate::{CpuBackend, GpuContext, GpuError, GpuSimulation};
+
+/// The constraint kinds the GPU backend implements (3D).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SceneBlock {
+    /// `C = |x₀ − x₁| − l₀`.
+    Distance(DistanceConstraints),
+    /// `C = θ − θ₀` per interior edge.
+    DihedralBending(DihedralBendingConstraints),
+    /// `C = V − V₀` per tetrahedron.
+    TetVolume(TetVolumeConstraints<3>),
+}
+
+impl SceneBlock {
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Distance(k) => k.pairs.len(),
+            Self::DihedralBending(k) => k.stencils.len(),
+            Self::TetVolume(k) => k.rest_volume.len(),
+        }
+    }
+
+    /// Whether the block is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Range, duplicate and per-kind checks, exactly as `Simulation::add_constraints`.
+    pub fn validate(&self, n_particles: usize) -> Result<(), GpuError> {
+        match self {
+            Self::Distance(k) => ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?,
+            Self::DihedralBending(k) => {
+                ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?
+            }
+            Self::TetVolume(k) => ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?,
+        }
+        Ok(())
+    }
+}
+
+/// A static collider. Contact is the unilateral constraint `C(x) ≥ 0` projected with zero
+/// compliance after the constraint passes of every iteration; friction is Coulomb's law at
+/// velocity level at the end of each substep: the tangential velocity loses
+/// `min(μ w λ / h, |v_t|)`, where `λ/h²` is the normal force (Macklin et al. 2019, "Small
+/// steps in physics simulation", §4.1 friction, applied per particle).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Collider {
+    /// Half-space `n·x ≥ offset` (`n` is normalised when packed).
+    Plane {
+        /// Outward normal (non-zero).
+        normal: Vector3<f64>,
+        /// Offset d in `n·x ≥ d` (m), along the normalised normal.
+        offset: f64,
+        /// Coulomb friction coefficient μ ≥ 0.
+        friction: f64,
+    },
+    /// Solid sphere: particles stay at `|x − c| ≥ r`.
+    Sphere {
+        /// Centre c (m).
+        centre: Vector3<f64>,
+        /// Radius r > 0 (m).
+        radius: f64,
+        /// Coulomb friction coefficient μ ≥ 0.
+        friction: f64,
+    },
+}
+
+impl Collider {
+    /// Checks finiteness, a non-zero normal, a positive radius and `μ ≥ 0`.
+    pub fn validate(&self, index: usize) -> Result<(), GpuError> {
+        let bad = |field, value, reason| GpuError::InvalidCollider {
+            index,
+            field,
+            value,
+            reason,
+        };
+        let (friction, finite) = match *self {
+            Self::Plane {
+                normal,
+                offset,
+                friction,
+            } => {
+                let n = normal.norm();
+                if !(n.is_finite() && n > 1e-12) {
+                    return Err(bad("normal", n, "must be finite and non-zero"));
+                }
+                (friction, offset)
+            }
+            Self::Sphere {
+                centre,
+                radius,
+                friction,
+            } => {
+                if !centre.iter().all(|c| c.is_finite()) {
+                    return Err(bad("centre", f64::NAN, "must be finite"));
+                }
+                if !(radius.is_finite() && radius > 0.0) {
+                    return Err(bad("radius", radius, "must be finite and > 0"));
+                }
+                (friction, radius)
+            }
+        };
+        if !finite.is_finite() {
+            return Err(bad("offset", finite, "must be finite"));
+        }
+        if !(friction.is_finite() && friction >= 0.0) {
+            return Err(bad("friction", friction, "must be finite and >= 0"));
+        }
+        Ok(())
+    }
+
+    /// Signed distance `C(x)` and unit normal `∇C` at `x` (`None` at a sphere's centre).
+    pub fn distance(&self, x: &Vector3<f64>) -> Option<(f64, Vector3<f64>)> {
+        match *self {
+            Self::Plane { normal, offset, .. } => {
+                let n = normal.normalize();
+                Some((n.dot(x) - offset, n))
+            }
+            Self::Sphere { centre, radius, .. } => {
+                let d = x - centre;
+                let len = d.norm();
+                (len > 1e-30).then(|| (len - radius, d / len))
+            }
+        }
+    }
+
+    /// The friction coefficient μ.
+    pub fn friction(&self) -> f64 {
+        match *self {
+            Self::Plane { friction, .. } | Self::Sphere { friction, .. } => friction,
+        }
+    }
+}
+
+/// Most colliders per scene (one `vec4` of contact multipliers per particle on the GPU).
+pub const MAX_COLLIDERS: usize = 4;
+
+/// Particles, constraint blocks (solved in this order), colliders and settings.
+///
+/// ```
+/// use xpbd_core::builders::RopeBuilder;
+/// use xpbd_core::{SolverSettings, Vector};
+/// use xpbd_gpu::{Scene, SceneBlock, StepBackend};
+/// let rope = RopeBuilder::<3> { links: 4, start: Vector::<3>::zeros(), end: Vector::<3>::new(1.0, 0.0, 0.0),
+///     mass: 1.0, compliance: 0.0, pin_start: true }.build().unwrap();
+/// let scene = Scene::new(rope.particles, SolverSettings::default())
+///     .with_block(SceneBlock::Distance(rope.links));
+/// let mut cpu = scene.cpu().unwrap();
+/// cpu.step(1.0 / 60.0).unwrap();
+/// assert!(cpu.positions().unwrap()[4].z < 0.0); // the free end falls
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// The particles (3D).
+    pub particles: Particles<3>,
+    /// Solver settings (substeps, iterations, sweep, gravity, damping, warm start).
+    pub settings: SolverSettings<3>,
+    /// Constraint blocks, solved in order.
+    pub blocks: Vec<SceneBlock>,
+    /// Colliders (at most [`MAX_COLLIDERS`]).
+    pub colliders: Vec<Collider>,
+}
+
+impl Scene {
+    /// A scene without constraints or colliders.
+    pub fn new(particles: Particles<3>, settings: SolverSettings<3>) -> Self {
+        Self {
+            particles,
+            settings,
+            blocks: Vec::new(),
+            colliders: Vec::new(),
+        }
+    }
+
+    /// Adds a constraint block (solved after the ones already added).
+    pub fn with_block(mut self, block: SceneBlock) -> Self {
+        self.blocks.push(block);
+        self
+    }
+
+    /// Adds a collider.
+    pub fn with_collider(mut self, collider: Collider) -> Self {
+        self.colliders.push(collider);
+        self
+    }
+
+    /// All the checks of the CPU path plus the colliders'.
+    pub fn validate(&self) -> Result<(), GpuError> {
+        self.particles.validate()?;
+        self.settings.validate()?;
+        for b in &self.blocks {
+            b.validate(self.particles.len())?;
+        }
+        if self.colliders.len() > MAX_COLLIDERS {
+            return Err(GpuError::Unsupported {
+                what: format!("{} colliders", self.colliders.len()),
+                reason: "at most 4 colliders per scene",
+            });
+        }
+        for (i, c) in self.colliders.iter().enumerate() {
+            c.validate(i)?;
+        }
+        Ok(())
+    }
+
+    /// The CPU (f64) backend: an `xpbd_core::Simulation` with these blocks, the colliders
+    /// added last as a contact block.
+    pub fn cpu(&self) -> Result<CpuBackend, GpuError> {
+        CpuBackend::new(self)
+    }
+
+    /// The GPU (f32) backend on `ctx`.
+    pub fn gpu(&self, ctx: Arc<GpuContext>) -> Result<GpuSimulation, GpuError> {
+        GpuSimulation::new(ctx, self)
+    }
+}

@@ -1,0 +1,101 @@
+//! The WGSL sources, embedded at compile time. Every file in `src/shaders/` is listed in
+//! [`ALL`] and parsed + validated by naga in this module's tests, so a shader error fails
+//! `cargo test` even on a machine without any adapter.
+
+/// XPBD kernels: predict, multiplier reset, coloured / sequential Gauss-Seidel, Jacobi
+/// compute + gather, colliders, velocity update with friction and fault detection.
+pub const XPBD_WGSL: &str = include_str!("shaders/xpbd.wgsl");
+
+/// `(file name, source)` of every shader.
+pub const ALL: &[(&str, &str)] = &[("xpbd.wgsl", XPBD_WGSL)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::{GpuCollider, GpuColliders, GpuConstraint, GpuDispatch, GpuParams};
+
+    fn validated(name: &str, src: &str) -> (naga::Module, naga::valid::ModuleInfo) {
+        let module = naga::front::wgsl::parse_str(src)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(src)));
+        let info = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::empty(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(src)));
+        (module, info)
+    }
+
+    #[test]
+    fn every_shader_file_is_listed() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/shaders");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".wgsl"))
+            .collect();
+        on_disk.sort();
+        let mut listed: Vec<String> = ALL.iter().map(|(n, _)| n.to_string()).collect();
+        listed.sort();
+        assert_eq!(on_disk, listed);
+    }
+
+    /// Parse + validate with naga (no capabilities: the shaders must run on any WebGPU
+    /// adapter, hence no f64, no float atomics, no i64).
+    #[test]
+    fn every_shader_parses_and_validates_without_capabilities() {
+        for (name, src) in ALL {
+            validated(name, src);
+        }
+    }
+
+    #[test]
+    fn xpbd_module_has_every_entry_point_the_pipelines_use() {
+        let (module, _) = validated("xpbd.wgsl", XPBD_WGSL);
+        let mut names: Vec<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "collide",
+                "jacobi_apply",
+                "jacobi_compute",
+                "predict",
+                "reset_multipliers",
+                "solve_colour",
+                "solve_sequential",
+                "update_velocity"
+            ]
+        );
+    }
+
+    /// The Rust Pod mirrors have the byte sizes naga computes for the WGSL structs (a
+    /// mismatch would silently shift every field on the device).
+    #[test]
+    fn pod_structs_match_the_wgsl_struct_sizes() {
+        let (module, _) = validated("xpbd.wgsl", XPBD_WGSL);
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(module.to_ctx()).unwrap();
+        let size_of = |name: &str| {
+            let (handle, _) = module
+                .types
+                .iter()
+                .find(|(_, t)| t.name.as_deref() == Some(name))
+                .unwrap_or_else(|| panic!("struct {name} not in the shader"));
+            layouter[handle].size as usize
+        };
+        assert_eq!(size_of("Params"), std::mem::size_of::<GpuParams>());
+        assert_eq!(size_of("Dispatch"), std::mem::size_of::<GpuDispatch>());
+        assert_eq!(size_of("Constraint"), std::mem::size_of::<GpuConstraint>());
+        assert_eq!(size_of("Collider"), std::mem::size_of::<GpuCollider>());
+        assert_eq!(size_of("Colliders"), std::mem::size_of::<GpuColliders>());
+    }
+
+    /// A broken shader is caught by the same check (the test above could not fail if the
+    /// validator accepted everything).
+    #[test]
+    fn naga_rejects_a_type_error() {
+        let bad = "@compute @workgroup_size(1) fn main() { let a: f32 = 1u; }";
+        assert!(naga::front::wgsl::parse_str(bad).is_err());
+    }
+}

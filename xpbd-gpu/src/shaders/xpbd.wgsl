@@ -1,0 +1,426 @@
+// XPBD on the GPU, f32. Mirrors xpbd-core's substep loop (simulation.rs) and projection
+// kernel (constraint/block.rs, XPBD eq. 26 of Macklin, Müller & Chentanez 2016 with the
+// damping of §5):
+//
+//   Δλ = (−C − α̃λ − γ ∇C·(x − x_prev)) / ((1 + γ) Σₖ wₖ|∇ₖC|² + α̃),  α̃ = α/h²,  γ = αβ/h
+//   λ += Δλ;  xₖ += wₖ ∇ₖC Δλ
+//
+// One module, one explicit bind-group layout shared by every entry point (layout.rs).
+// Particle kernels run over `dispatch.count` particles; constraint kernels over
+// `dispatch.count` constraints starting at `dispatch.start` of the index buffer.
+// Nothing here uses float atomics: Jacobi is a gather over a CSR adjacency, so every run
+// sums in the same order and results are bit-reproducible.
+
+const WG: u32 = 64u;
+const MAX_COLLIDERS: u32 = 4u;
+const KIND_DISTANCE: u32 = 0u;
+const KIND_DIHEDRAL: u32 = 1u;
+const KIND_TET_VOLUME: u32 = 2u;
+const COLLIDER_PLANE: u32 = 0u;
+const COLLIDER_SPHERE: u32 = 1u;
+const TINY: f32 = 1e-30;
+const PI: f32 = 3.14159265358979;
+
+struct Params {
+    // xyz: gravity (m/s²); w: substep length h (s).
+    gravity_h: vec4<f32>,
+    inv_h: f32,
+    // exp(−k h): global velocity damping per substep.
+    damping_factor: f32,
+    // Jacobi relaxation ω.
+    omega: f32,
+    // 1: x += ω Σ Δx / n (averaged Jacobi); 0: x += ω Σ Δx.
+    averaged: u32,
+    n_particles: u32,
+    n_constraints: u32,
+    // (max speed)², m²/s²: faster particles count as diverged.
+    max_speed2: f32,
+    n_colliders: u32,
+    // λ ← keep·λ at the start of a substep (0: reset; 1 − d: warm start with decay d).
+    lambda_keep: f32,
+    // Offsets into `indices`: CSR row starts (n_particles + 1) and CSR slots.
+    csr_offsets_base: u32,
+    csr_slots_base: u32,
+    _pad: u32,
+}
+
+struct Dispatch {
+    start: u32,
+    count: u32,
+    substep: u32,
+    _pad: u32,
+}
+
+struct Constraint {
+    idx: vec4<u32>,
+    kind: u32,
+    rest: f32,
+    compliance: f32,
+    damping: f32,
+}
+
+struct Collider {
+    // xyz: plane unit normal or sphere centre; w: plane offset (n·x ≥ w) or sphere radius.
+    shape: vec4<f32>,
+    kind: u32,
+    friction: f32,
+    _pad0: u32,
+    _pad1: u32,
+}
+
+struct Colliders {
+    items: array<Collider, 4>,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<uniform> dispatch: Dispatch;
+@group(0) @binding(2) var<uniform> colliders: Colliders;
+
+// xyz: position; w: inverse mass.
+@group(1) @binding(0) var<storage, read_write> x: array<vec4<f32>>;
+@group(1) @binding(1) var<storage, read_write> x_prev: array<vec4<f32>>;
+@group(1) @binding(2) var<storage, read_write> v: array<vec4<f32>>;
+@group(1) @binding(3) var<storage, read> force: array<vec4<f32>>;
+// Per particle, the contact multiplier of each collider in this substep.
+@group(1) @binding(4) var<storage, read_write> contact: array<vec4<f32>>;
+
+@group(2) @binding(0) var<storage, read> constraints: array<Constraint>;
+@group(2) @binding(1) var<storage, read_write> lambda: array<f32>;
+// Jacobi corrections wₖ ∇ₖC Δλ, slot 4c + k.
+@group(2) @binding(2) var<storage, read_write> corrections: array<vec4<f32>>;
+// [constraint order by colour | CSR row starts | CSR slots], see Params.
+@group(2) @binding(3) var<storage, read> indices: array<u32>;
+// Per substep s: [2s] smallest non-finite particle, [2s + 1] smallest too-fast particle.
+@group(2) @binding(4) var<storage, read_write> faults: array<atomic<u32>>;
+
+fn thread_index(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return gid.x + gid.y * nwg.x * WG;
+}
+
+fn all_finite(a: vec3<f32>) -> bool {
+    let e = bitcast<vec3<u32>>(a) & vec3<u32>(0x7f800000u);
+    return all(e != vec3<u32>(0x7f800000u));
+}
+
+fn arity(kind: u32) -> u32 {
+    if kind == KIND_DISTANCE {
+        return 2u;
+    }
+    return 4u;
+}
+
+// C and ∇C of constraint `con` at the stencil positions `xs`; gradients into `grad`.
+fn evaluate(con: Constraint, xs: ptr<function, array<vec3<f32>, 4>>, grad: ptr<function, array<vec3<f32>, 4>>) -> f32 {
+    (*grad)[0] = vec3<f32>(0.0);
+    (*grad)[1] = vec3<f32>(0.0);
+    (*grad)[2] = vec3<f32>(0.0);
+    (*grad)[3] = vec3<f32>(0.0);
+    if con.kind == KIND_DISTANCE {
+        // C = |x₀ − x₁| − l₀ (distance.rs).
+        let d = (*xs)[0] - (*xs)[1];
+        let len = length(d);
+        if len < TINY {
+            return -con.rest;
+        }
+        let n = d / len;
+        (*grad)[0] = n;
+        (*grad)[1] = -n;
+        return len - con.rest;
+    }
+    if con.kind == KIND_TET_VOLUME {
+        // C = det[x₁−x₀, x₂−x₀, x₃−x₀]/6 − V₀; cof(Ds) columns are d₁×d₂, d₂×d₀, d₀×d₁
+        // (volume.rs).
+        let d0 = (*xs)[1] - (*xs)[0];
+        let d1 = (*xs)[2] - (*xs)[0];
+        let d2 = (*xs)[3] - (*xs)[0];
+        let g1 = cross(d1, d2) / 6.0;
+        let g2 = cross(d2, d0) / 6.0;
+        let g3 = cross(d0, d1) / 6.0;
+        (*grad)[1] = g1;
+        (*grad)[2] = g2;
+        (*grad)[3] = g3;
+        (*grad)[0] = -(g1 + g2 + g3);
+        return dot(d0, cross(d1, d2)) / 6.0 - con.rest;
+    }
+    // Dihedral angle, stencil [w₀, w₁, e₀, e₁] (bending.rs, Bridson et al. 2003 §4.1).
+    let w0 = (*xs)[0];
+    let w1 = (*xs)[1];
+    let e0 = (*xs)[2];
+    let e1 = (*xs)[3];
+    let e = e1 - e0;
+    let elen = length(e);
+    let n1 = cross(w0 - e0, w0 - e1);
+    let n2 = cross(w1 - e1, w1 - e0);
+    let l1 = dot(n1, n1);
+    let l2 = dot(n2, n2);
+    if elen < TINY || l1 < TINY || l2 < TINY {
+        return 0.0;
+    }
+    let eh = e / elen;
+    let m1 = n1 / l1;
+    let m2 = n2 / l2;
+    let nh1 = n1 / sqrt(l1);
+    let nh2 = n2 / sqrt(l2);
+    let theta = atan2(dot(cross(nh1, nh2), eh), dot(nh1, nh2));
+    (*grad)[0] = -(m1 * elen);
+    (*grad)[1] = -(m2 * elen);
+    (*grad)[2] = -(m1 * dot(w0 - e1, eh) + m2 * dot(w1 - e1, eh));
+    (*grad)[3] = m1 * dot(w0 - e0, eh) + m2 * dot(w1 - e0, eh);
+    var d = theta - con.rest;
+    if d > PI {
+        d -= 2.0 * PI;
+    } else if d <= -PI {
+        d += 2.0 * PI;
+    }
+    return d;
+}
+
+// Δλ of constraint `c` at the current positions (λ updated); the stencil's gradients are
+// left in `grad` and the inverse masses in `w`.
+fn project(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, array<f32, 4>>) -> f32 {
+    let con = constraints[c];
+    let n = arity(con.kind);
+    var xs: array<vec3<f32>, 4>;
+    for (var k = 0u; k < 4u; k++) {
+        if k < n {
+            let p = x[con.idx[k]];
+            xs[k] = p.xyz;
+            (*w)[k] = p.w;
+        } else {
+            xs[k] = vec3<f32>(0.0);
+            (*w)[k] = 0.0;
+        }
+    }
+    let value = evaluate(con, &xs, grad);
+    let h = params.gravity_h.w;
+    let alpha_tilde = con.compliance / (h * h);
+    let gamma = con.compliance * con.damping / h;
+    var wsum = 0.0;
+    var grad_dot_dx = 0.0;
+    for (var k = 0u; k < n; k++) {
+        wsum += (*w)[k] * dot((*grad)[k], (*grad)[k]);
+        if gamma > 0.0 {
+            grad_dot_dx += dot((*grad)[k], xs[k] - x_prev[con.idx[k]].xyz);
+        }
+    }
+    let denom = (1.0 + gamma) * wsum + alpha_tilde;
+    if denom <= 1.17549435e-38 {
+        return 0.0;
+    }
+    let l = lambda[c];
+    let dl = (-value - alpha_tilde * l - gamma * grad_dot_dx) / denom;
+    lambda[c] = l + dl;
+    return dl;
+}
+
+// Gauss-Seidel projection of constraint `c` in place (its stencil is exclusively ours).
+fn project_in_place(c: u32) {
+    var grad: array<vec3<f32>, 4>;
+    var w: array<f32, 4>;
+    let dl = project(c, &grad, &w);
+    if dl == 0.0 {
+        return;
+    }
+    let con = constraints[c];
+    let n = arity(con.kind);
+    for (var k = 0u; k < n; k++) {
+        if w[k] > 0.0 {
+            let i = con.idx[k];
+            let p = x[i];
+            x[i] = vec4<f32>(p.xyz + grad[k] * (w[k] * dl), p.w);
+        }
+    }
+}
+
+// Substep start: x_prev = x; v += h (g + w f); x += h v (free particles); contacts reset.
+@compute @workgroup_size(64)
+fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = thread_index(gid, nwg);
+    if i >= dispatch.count {
+        return;
+    }
+    let p = x[i];
+    x_prev[i] = p;
+    contact[i] = vec4<f32>(0.0);
+    if p.w > 0.0 {
+        let h = params.gravity_h.w;
+        let vi = v[i].xyz + (params.gravity_h.xyz + force[i].xyz * p.w) * h;
+        v[i] = vec4<f32>(vi, 0.0);
+        x[i] = vec4<f32>(p.xyz + vi * h, p.w);
+    }
+}
+
+// λ ← keep·λ (keep = 0: the XPBD reset).
+@compute @workgroup_size(64)
+fn reset_multipliers(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let c = thread_index(gid, nwg);
+    if c >= dispatch.count {
+        return;
+    }
+    if params.lambda_keep == 0.0 {
+        lambda[c] = 0.0;
+    } else {
+        lambda[c] = lambda[c] * params.lambda_keep;
+    }
+}
+
+// One colour of coloured Gauss-Seidel: the constraints indices[start .. start + count]
+// share no particle.
+@compute @workgroup_size(64)
+fn solve_colour(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = thread_index(gid, nwg);
+    if t >= dispatch.count {
+        return;
+    }
+    project_in_place(indices[dispatch.start + t]);
+}
+
+// Sequential Gauss-Seidel over constraints start .. start + count in index order (one thread).
+@compute @workgroup_size(1)
+fn solve_sequential(@builtin(global_invocation_id) gid: vec3<u32>) {
+    if gid.x != 0u {
+        return;
+    }
+    for (var c = dispatch.start; c < dispatch.start + dispatch.count; c++) {
+        project_in_place(c);
+    }
+}
+
+// Jacobi phase 1: every constraint against the same x; corrections into slots 4c + k.
+@compute @workgroup_size(64)
+fn jacobi_compute(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let c = thread_index(gid, nwg);
+    if c >= dispatch.count {
+        return;
+    }
+    var grad: array<vec3<f32>, 4>;
+    var w: array<f32, 4>;
+    let dl = project(c, &grad, &w);
+    for (var k = 0u; k < 4u; k++) {
+        corrections[4u * c + k] = vec4<f32>(grad[k] * (w[k] * dl), 0.0);
+    }
+}
+
+// Jacobi phase 2: gather per particle over its CSR slots (ascending constraint order, the
+// CPU's scatter order), x += ω Σ Δx / n (n = non-zero contributions) or x += ω Σ Δx.
+@compute @workgroup_size(64)
+fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = thread_index(gid, nwg);
+    if i >= dispatch.count {
+        return;
+    }
+    let p = x[i];
+    if p.w <= 0.0 {
+        return;
+    }
+    let begin = indices[params.csr_offsets_base + i];
+    let end = indices[params.csr_offsets_base + i + 1u];
+    var sum = vec3<f32>(0.0);
+    var n = 0u;
+    for (var s = begin; s < end; s++) {
+        let d = corrections[indices[params.csr_slots_base + s]].xyz;
+        if any(d != vec3<f32>(0.0)) {
+            sum += d;
+            n += 1u;
+        }
+    }
+    if n > 0u {
+        var scale = params.omega;
+        if params.averaged != 0u {
+            scale = params.omega / f32(n);
+        }
+        x[i] = vec4<f32>(p.xyz + sum * scale, p.w);
+    }
+}
+
+// Unilateral contact C(x) ≥ 0 with each collider, projected per particle with compliance 0:
+// λ ← max(λ − C/w, 0) (|∇C| = 1), x += w n Δλ. Runs after the constraint passes of every
+// iteration.
+@compute @workgroup_size(64)
+fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = thread_index(gid, nwg);
+    if i >= dispatch.count {
+        return;
+    }
+    var p = x[i];
+    if p.w <= 0.0 {
+        return;
+    }
+    var lam = contact[i];
+    for (var k = 0u; k < params.n_colliders; k++) {
+        let col = colliders.items[k];
+        var value: f32;
+        var n: vec3<f32>;
+        if col.kind == COLLIDER_PLANE {
+            n = col.shape.xyz;
+            value = dot(n, p.xyz) - col.shape.w;
+        } else {
+            let d = p.xyz - col.shape.xyz;
+            let len = length(d);
+            if len < TINY {
+                continue;
+            }
+            n = d / len;
+            value = len - col.shape.w;
+        }
+        if value >= 0.0 && lam[k] <= 0.0 {
+            continue;
+        }
+        let l_new = max(lam[k] - value / p.w, 0.0);
+        let dl = l_new - lam[k];
+        lam[k] = l_new;
+        p = vec4<f32>(p.xyz + n * (p.w * dl), p.w);
+    }
+    x[i] = p;
+    contact[i] = lam;
+}
+
+// Substep end: v = (x − x_prev)/h, damped; Coulomb friction per active contact
+// (|Δv_t| ≤ μ w λ / h, the velocity-level friction of Macklin et al. 2019 §4.1 with
+// f_n = λ/h²); then the fault check of Simulation::check_state.
+@compute @workgroup_size(64)
+fn update_velocity(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = thread_index(gid, nwg);
+    if i >= dispatch.count {
+        return;
+    }
+    let p = x[i];
+    var vi = (p.xyz - x_prev[i].xyz) * params.inv_h;
+    if p.w > 0.0 {
+        vi *= params.damping_factor;
+        let lam = contact[i];
+        for (var k = 0u; k < params.n_colliders; k++) {
+            if lam[k] <= 0.0 {
+                continue;
+            }
+            let col = colliders.items[k];
+            var n: vec3<f32>;
+            if col.kind == COLLIDER_PLANE {
+                n = col.shape.xyz;
+            } else {
+                let d = p.xyz - col.shape.xyz;
+                let len = length(d);
+                if len < TINY {
+                    continue;
+                }
+                n = d / len;
+            }
+            let vt = vi - n * dot(vi, n);
+            let speed_t = length(vt);
+            if speed_t > 0.0 {
+                let dv = min(col.friction * p.w * lam[k] * params.inv_h, speed_t);
+                vi -= vt * (dv / speed_t);
+            }
+        }
+    }
+    v[i] = vec4<f32>(vi, 0.0);
+    let s2 = dot(vi, vi);
+    // Finiteness by the exponent bits (all ones = ±inf or NaN): compilers may fold
+    // float comparisons such as `x != x` under fast-math, never integer tests.
+    let finite = all_finite(p.xyz) && all_finite(vi);
+    if !finite {
+        atomicMin(&faults[2u * dispatch.substep], i);
+    } else if s2 > params.max_speed2 {
+        atomicMin(&faults[2u * dispatch.substep + 1u], i);
+    }
+}

@@ -1,0 +1,585 @@
+//! [`GpuSimulation`]: the XPBD step of `xpbd_core::Simulation` on the GPU, f32.
+//!
+//! Per substep (one compute pass per step, wgpu inserts the barriers between dispatches):
+//!
+//! ```text
+//! predict            x_prev = x; v += h (g + w f); x += h v           (per particle)
+//! reset_multipliers  λ = 0  (or λ ← (1 − d) λ with warm start)        (per constraint)
+//! iterations ×       Coloured:    solve_colour, one dispatch per colour of each block
+//!                    GaussSeidel: solve_sequential, one thread per block, index order
+//!                    Jacobi:      jacobi_compute (all blocks) + jacobi_apply (CSR gather)
+//!                    collide      (per particle, when there are colliders)
+//! update_velocity    v = (x − x_prev)/h, damping, friction, fault flags (per particle)
+//! ```
+//!
+//! After the pass the fault flags are read back; a non-finite or runaway particle rolls
+//! the state back to the start of the step and returns a `StepError`, as on the CPU.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use nalgebra::Vector3;
+use wgpu::util::DeviceExt;
+use xpbd_core::error::ConstraintRef;
+use xpbd_core::{SolverKind, SolverSettings, StepError};
+
+use crate::context::GpuContext;
+use crate::layout::{BlockPlan, GpuDispatch, GpuParams, check_limits, pack};
+use crate::pipelines::{Layouts, Pipelines};
+use crate::{GpuError, Scene, StepBackend};
+
+const WORKGROUP: u32 = 64;
+const MAX_GROUPS_PER_DIM: u32 = 65535;
+
+#[derive(Debug)]
+struct Buffers {
+    params: wgpu::Buffer,
+    dispatch: wgpu::Buffer,
+    x: wgpu::Buffer,
+    x_prev: wgpu::Buffer,
+    v: wgpu::Buffer,
+    faults: wgpu::Buffer,
+    backup_x: wgpu::Buffer,
+    backup_v: wgpu::Buffer,
+}
+
+/// Dynamic-offset slots of the dispatch uniform.
+#[derive(Debug, Default)]
+struct Slots {
+    /// Per substep: all particles.
+    particles: Vec<u32>,
+    /// All constraints.
+    constraints: u32,
+    /// Per block, per colour.
+    colours: Vec<Vec<(u32, u32)>>,
+    /// Per block: its constraint range (sequential Gauss-Seidel).
+    blocks: Vec<u32>,
+}
+
+/// A scene on the GPU. Build with [`Scene::gpu`] or [`GpuSimulation::new`].
+#[derive(Debug)]
+pub struct GpuSimulation {
+    ctx: Arc<GpuContext>,
+    settings: SolverSettings<3>,
+    n_particles: u32,
+    n_constraints: u32,
+    n_colliders: u32,
+    csr_offsets_base: u32,
+    csr_slots_base: u32,
+    blocks: Vec<BlockPlan>,
+    buffers: Buffers,
+    pipelines: Pipelines,
+    bind_groups: [wgpu::BindGroup; 3],
+    slot_stride: u32,
+    slots: Slots,
+    written_h: Option<f64>,
+    time: f64,
+}
+
+fn groups(count: u32) -> (u32, u32) {
+    let g = count.div_ceil(WORKGROUP).max(1);
+    if g <= MAX_GROUPS_PER_DIM {
+        (g, 1)
+    } else {
+        (MAX_GROUPS_PER_DIM, g.div_ceil(MAX_GROUPS_PER_DIM))
+    }
+}
+
+impl GpuSimulation {
+    /// Validates and packs the scene, checks it against the device limits, uploads it and
+    /// compiles the kernels. Diagnostics (residuals, energies) are not computed on the GPU.
+    pub fn new(ctx: Arc<GpuContext>, scene: &Scene) -> Result<Self, GpuError> {
+        let packed = pack(scene)?;
+        let settings = scene.settings.clone();
+        if settings.diagnostics.residuals || settings.diagnostics.energies {
+            return Err(GpuError::Unsupported {
+                what: "diagnostics.residuals / diagnostics.energies".into(),
+                reason: "download the state and evaluate on the CPU",
+            });
+        }
+        check_limits(&packed, settings.substeps, ctx.limits())?;
+        let device = ctx.device();
+        let layouts = Layouts::new(device);
+        let pipelines = Pipelines::new(&ctx, &layouts)?;
+        let n_particles = packed.x.len() as u32;
+        let n_constraints = packed.constraints.len() as u32;
+
+        // Dispatch slots, one per 256-byte (min_uniform_buffer_offset_alignment) stride.
+        let mut entries = Vec::new();
+        let mut slot = |start: u32, count: u32, substep: u32| {
+            entries.push(GpuDispatch {
+                start,
+                count,
+                substep,
+                pad: 0,
+            });
+            entries.len() as u32 - 1
+        };
+        let mut slots = Slots {
+            particles: (0..settings.substeps as u32)
+                .map(|s| slot(0, n_particles, s))
+                .collect(),
+            constraints: slot(0, n_constraints, 0),
+            ..Slots::default()
+        };
+        for b in &packed.blocks {
+            slots.colours.push(
+                b.colours
+                    .iter()
+                    .map(|r| (slot(r.start, r.end - r.start, 0), r.end - r.start))
+                    .collect(),
+            );
+            slots.blocks.push(slot(b.start, b.len, 0));
+        }
+        let stride = ctx
+            .limits()
+            .min_uniform_buffer_offset_alignment
+            .max(std::mem::size_of::<GpuDispatch>() as u32);
+        let mut dispatch_bytes = vec![0u8; entries.len() * stride as usize];
+        for (i, e) in entries.iter().enumerate() {
+            let at = i * stride as usize;
+            dispatch_bytes[at..at + 16].copy_from_slice(bytemuck::bytes_of(e));
+        }
+
+        let (buffers, bind_groups) = ctx.scoped(|| {
+            let init = |label: &str, bytes: &[u8], usage: wgpu::BufferUsages| {
+                // Zero-sized bindings are invalid: pad every buffer to at least 64 bytes.
+                let mut data = bytes.to_vec();
+                data.resize(data.len().max(64), 0);
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some(label),
+                    contents: &data,
+                    usage,
+                })
+            };
+            use wgpu::BufferUsages as U;
+            let state = U::STORAGE | U::COPY_SRC | U::COPY_DST;
+            let params = init("params", &[0u8; 64], U::UNIFORM | U::COPY_DST);
+            let dispatch = init("dispatch", &dispatch_bytes, U::UNIFORM);
+            let colliders = init("colliders", bytemuck::bytes_of(&packed.colliders), U::UNIFORM);
+            let x = init("x", bytemuck::cast_slice(&packed.x), state);
+            let x_prev = init("x_prev", bytemuck::cast_slice(&packed.x), state);
+            let v = init("v", bytemuck::cast_slice(&packed.v), state);
+            let force = init("force", bytemuck::cast_slice(&packed.force), U::STORAGE);
+            let contact = init("contact", &vec![0u8; 16 * packed.x.len()], U::STORAGE);
+            let constraints = init(
+                "constraints",
+                bytemuck::cast_slice(&packed.constraints),
+                U::STORAGE,
+            );
+            let lambda = init("lambda", &vec![0u8; 4 * packed.constraints.len()], U::STORAGE);
+            let corrections = init(
+                "corrections",
+                &vec![0u8; 64 * packed.constraints.len()],
+                U::STORAGE,
+            );
+            let indices = init("indices", bytemuck::cast_slice(&packed.indices), U::STORAGE);
+            let faults = init("faults", &vec![0xffu8; 8 * settings.substeps], state);
+            let backup_x = init("backup_x", bytemuck::cast_slice(&packed.x), state);
+            let backup_v = init("backup_v", bytemuck::cast_slice(&packed.v), state);
+            let bind = |label, layout: &wgpu::BindGroupLayout, bufs: &[&wgpu::Buffer]| {
+                let entries: Vec<wgpu::BindGroupEntry> = bufs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| wgpu::BindGroupEntry {
+                        binding: i as u32,
+                        resource: b.as_entire_binding(),
+                    })
+                    .collect();
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some(label),
+                    layout,
+                    entries: &entries,
+                })
+            };
+            let uniforms = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("uniforms"),
+                layout: &layouts.uniforms,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: params.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &dispatch,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(16),
+                        }),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: colliders.as_entire_binding(),
+                    },
+                ],
+            });
+            let particles = bind(
+                "particles",
+                &layouts.particles,
+                &[&x, &x_prev, &v, &force, &contact],
+            );
+            let cons = bind(
+                "constraints",
+                &layouts.constraints,
+                &[&constraints, &lambda, &corrections, &indices, &faults],
+            );
+            (
+                Buffers {
+                    params,
+                    dispatch,
+                    x,
+                    x_prev,
+                    v,
+                    faults,
+                    backup_x,
+                    backup_v,
+                },
+                [uniforms, particles, cons],
+            )
+        })?;
+        Ok(Self {
+            ctx,
+            settings,
+            n_particles,
+            n_constraints,
+            n_colliders: packed.n_colliders,
+            csr_offsets_base: packed.csr_offsets_base,
+            csr_slots_base: packed.csr_slots_base,
+            blocks: packed.blocks,
+            buffers,
+            pipelines,
+            bind_groups,
+            slot_stride: stride,
+            slots,
+            written_h: None,
+            time: 0.0,
+        })
+    }
+
+    /// The context this simulation runs on.
+    pub fn context(&self) -> &Arc<GpuContext> {
+        &self.ctx
+    }
+
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.n_particles as usize
+    }
+
+    /// Whether there are no particles.
+    pub fn is_empty(&self) -> bool {
+        self.n_particles == 0
+    }
+
+    /// Number of colours of each block's coloured sweep (= dispatches per block and iteration).
+    pub fn colours_per_block(&self) -> Vec<usize> {
+        self.blocks.iter().map(|b| b.colours.len()).collect()
+    }
+
+    fn write_params(&mut self, h: f64) {
+        let s = &self.settings;
+        let (omega, averaged) = match s.solver {
+            SolverKind::Jacobi { omega, averaged } => (omega, averaged as u32),
+            _ => (1.0, 0),
+        };
+        let max_speed2 = (s.diagnostics.max_speed * s.diagnostics.max_speed).min(f32::MAX as f64);
+        let p = GpuParams {
+            gravity_h: [
+                s.gravity.x as f32,
+                s.gravity.y as f32,
+                s.gravity.z as f32,
+                h as f32,
+            ],
+            inv_h: (1.0 / h) as f32,
+            damping_factor: (-s.velocity_damping * h).exp() as f32,
+            omega: omega as f32,
+            averaged,
+            n_particles: self.n_particles,
+            n_constraints: self.n_constraints,
+            max_speed2: max_speed2 as f32,
+            n_colliders: self.n_colliders,
+            lambda_keep: s.multiplier_warm_start.map_or(0.0, |d| (1.0 - d) as f32),
+            csr_offsets_base: self.csr_offsets_base,
+            csr_slots_base: self.csr_slots_base,
+            pad: 0,
+        };
+        self.ctx
+            .queue()
+            .write_buffer(&self.buffers.params, 0, bytemuck::bytes_of(&p));
+        self.written_h = Some(h);
+    }
+
+    fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        pipeline: &wgpu::ComputePipeline,
+        slot: u32,
+        threads: u32,
+    ) {
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &self.bind_groups[0], &[slot * self.slot_stride]);
+        let (gx, gy) = groups(threads);
+        pass.dispatch_workgroups(gx, gy, 1);
+    }
+
+    fn encode_step(&self, encoder: &mut wgpu::CommandEncoder) {
+        let b = &self.buffers;
+        let state_bytes = 16 * self.n_particles as u64;
+        if state_bytes > 0 {
+            encoder.copy_buffer_to_buffer(&b.x, 0, &b.backup_x, 0, Some(state_bytes));
+            encoder.copy_buffer_to_buffer(&b.v, 0, &b.backup_v, 0, Some(state_bytes));
+        }
+        let p = &self.pipelines;
+        let n = self.n_particles;
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+        pass.set_bind_group(1, &self.bind_groups[1], &[]);
+        pass.set_bind_group(2, &self.bind_groups[2], &[]);
+        for s in 0..self.settings.substeps {
+            let ps = self.slots.particles[s];
+            self.dispatch(&mut pass, &p.predict, ps, n);
+            if self.n_constraints > 0 {
+                self.dispatch(
+                    &mut pass,
+                    &p.reset_multipliers,
+                    self.slots.constraints,
+                    self.n_constraints,
+                );
+            }
+            for _ in 0..self.settings.iterations {
+                match self.settings.solver {
+                    SolverKind::Coloured => {
+                        for colours in &self.slots.colours {
+                            for &(slot, count) in colours {
+                                self.dispatch(&mut pass, &p.solve_colour, slot, count);
+                            }
+                        }
+                    }
+                    SolverKind::GaussSeidel => {
+                        for &slot in &self.slots.blocks {
+                            self.dispatch(&mut pass, &p.solve_sequential, slot, 1);
+                        }
+                    }
+                    SolverKind::Jacobi { .. } => {
+                        if self.n_constraints > 0 {
+                            self.dispatch(
+                                &mut pass,
+                                &p.jacobi_compute,
+                                self.slots.constraints,
+                                self.n_constraints,
+                            );
+                            self.dispatch(&mut pass, &p.jacobi_apply, ps, n);
+                        }
+                    }
+                }
+                if self.n_colliders > 0 {
+                    self.dispatch(&mut pass, &p.collide, ps, n);
+                }
+            }
+            self.dispatch(&mut pass, &p.update_velocity, ps, n);
+        }
+    }
+
+    /// Advances by `dt` seconds, exactly the substep loop of `xpbd_core::Simulation::step`
+    /// (see the module docs). On a non-finite or runaway particle the positions and
+    /// velocities are restored to the start of the step and a [`StepError`] names the
+    /// smallest offending particle of the first faulty substep (its speed is read at the end
+    /// of the step; the constraint is not traced on the GPU).
+    pub fn step(&mut self, dt: f64) -> Result<(), GpuError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(StepError::NonPositiveTimeStep { dt }.into());
+        }
+        self.ctx.check()?;
+        let substeps = self.settings.substeps;
+        let h = dt / substeps as f64;
+        if self.written_h != Some(h) {
+            self.write_params(h);
+        }
+        let queue = self.ctx.queue();
+        queue.write_buffer(&self.buffers.faults, 0, &vec![0xffu8; 8 * substeps]);
+        let mut encoder = self
+            .ctx
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("step") });
+        self.encode_step(&mut encoder);
+        queue.submit([encoder.finish()]);
+        let faults: Vec<u32> =
+            bytemuck::pod_collect_to_vec(&self.read(&self.buffers.faults, 8 * substeps as u64)?);
+        if let Some(s) = faults.chunks(2).position(|f| f[0] != u32::MAX || f[1] != u32::MAX) {
+            let (non_finite, too_fast) = (faults[2 * s], faults[2 * s + 1]);
+            let particle = non_finite.min(too_fast) as usize;
+            let v_end = self.velocities()?[particle];
+            self.rollback()?;
+            let speed = v_end.norm();
+            return Err(if non_finite == u32::MAX && speed.is_finite() {
+                StepError::Diverged {
+                    particle,
+                    speed,
+                    substep: s,
+                    constraint: ConstraintRef::default(),
+                }
+            } else {
+                StepError::NonFinite {
+                    particle,
+                    substep: s,
+                    constraint: ConstraintRef::default(),
+                }
+            }
+            .into());
+        }
+        for _ in 0..substeps {
+            self.time += h;
+        }
+        Ok(())
+    }
+
+    fn rollback(&self) -> Result<(), GpuError> {
+        let b = &self.buffers;
+        let bytes = 16 * self.n_particles as u64;
+        let mut encoder = self
+            .ctx
+            .device()
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("rollback"),
+            });
+        encoder.copy_buffer_to_buffer(&b.backup_x, 0, &b.x, 0, Some(bytes));
+        encoder.copy_buffer_to_buffer(&b.backup_x, 0, &b.x_prev, 0, Some(bytes));
+        encoder.copy_buffer_to_buffer(&b.backup_v, 0, &b.v, 0, Some(bytes));
+        self.ctx.queue().submit([encoder.finish()]);
+        self.ctx.wait()
+    }
+
+    /// Copies `bytes` bytes of `src` to a mappable buffer and returns them.
+    fn read(&self, src: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, GpuError> {
+        if bytes == 0 {
+            return Ok(Vec::new());
+        }
+        let device = self.ctx.device();
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read") });
+        encoder.copy_buffer_to_buffer(src, 0, &staging, 0, Some(bytes));
+        self.ctx.queue().submit([encoder.finish()]);
+        let slice = staging.slice(..);
+        let (tx, rx) = mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.ctx.wait()?;
+        rx.recv()
+            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
+            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
+            .to_vec();
+        staging.unmap();
+        Ok(data)
+    }
+
+    fn read_vec3(&self, src: &wgpu::Buffer) -> Result<Vec<Vector3<f64>>, GpuError> {
+        let raw: Vec<[f32; 4]> =
+            bytemuck::pod_collect_to_vec(&self.read(src, 16 * self.n_particles as u64)?);
+        Ok(raw
+            .iter()
+            .map(|a| Vector3::new(a[0] as f64, a[1] as f64, a[2] as f64))
+            .collect())
+    }
+
+    /// Positions (f32 on the device, widened).
+    pub fn positions(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        self.read_vec3(&self.buffers.x)
+    }
+
+    /// Velocities.
+    pub fn velocities(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        self.read_vec3(&self.buffers.v)
+    }
+
+    /// The raw device bytes of positions (with inverse masses) then velocities, for
+    /// bit-for-bit comparisons.
+    pub fn state_bytes(&self) -> Result<Vec<u8>, GpuError> {
+        let bytes = 16 * self.n_particles as u64;
+        let mut out = self.read(&self.buffers.x, bytes)?;
+        out.extend(self.read(&self.buffers.v, bytes)?);
+        Ok(out)
+    }
+
+    /// Replaces positions and velocities (inverse masses unchanged). Lengths must equal the
+    /// particle count and values be finite.
+    pub fn upload_state(
+        &mut self,
+        x: &[Vector3<f64>],
+        v: &[Vector3<f64>],
+    ) -> Result<(), GpuError> {
+        let n = self.n_particles as usize;
+        if x.len() != n || v.len() != n {
+            return Err(GpuError::Build(xpbd_core::BuildError::InvalidGeometry(format!(
+                "upload_state: {} positions and {} velocities for {n} particles",
+                x.len(),
+                v.len()
+            ))));
+        }
+        for i in 0..n {
+            for (field, val) in [("position", x[i]), ("velocity", v[i])] {
+                if !val.iter().all(|c| c.is_finite()) {
+                    return Err(
+                        xpbd_core::BuildError::NonFiniteState { particle: i, field }.into(),
+                    );
+                }
+            }
+        }
+        let old: Vec<[f32; 4]> =
+            bytemuck::pod_collect_to_vec(&self.read(&self.buffers.x, 16 * n as u64)?);
+        let xs: Vec<[f32; 4]> = (0..n)
+            .map(|i| [x[i].x as f32, x[i].y as f32, x[i].z as f32, old[i][3]])
+            .collect();
+        let vs: Vec<[f32; 4]> = v
+            .iter()
+            .map(|v| [v.x as f32, v.y as f32, v.z as f32, 0.0])
+            .collect();
+        let q = self.ctx.queue();
+        q.write_buffer(&self.buffers.x, 0, bytemuck::cast_slice(&xs));
+        q.write_buffer(&self.buffers.x_prev, 0, bytemuck::cast_slice(&xs));
+        q.write_buffer(&self.buffers.v, 0, bytemuck::cast_slice(&vs));
+        self.ctx.wait()
+    }
+
+    /// Simulation time (s).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The dispatch uniform (kept alive for the bind group).
+    #[doc(hidden)]
+    pub fn dispatch_slots(&self) -> usize {
+        (self.buffers.dispatch.size() / self.slot_stride as u64) as usize
+    }
+}
+
+impl StepBackend for GpuSimulation {
+    fn backend_name(&self) -> String {
+        format!("gpu f32 on {}", self.ctx.describe())
+    }
+
+    fn step(&mut self, dt: f64) -> Result<(), GpuError> {
+        GpuSimulation::step(self, dt)
+    }
+
+    fn positions(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        GpuSimulation::positions(self)
+    }
+
+    fn velocities(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        GpuSimulation::velocities(self)
+    }
+
+    fn time(&self) -> f64 {
+        self.time
+    }
+}
