@@ -37,6 +37,7 @@
 pub mod builders;
 pub mod cantilever;
 pub mod constraint;
+pub mod contact;
 pub mod energy;
 pub mod error;
 pub mod geometry;
@@ -61,6 +62,9 @@ pub type Matrix<const D: usize> = nalgebra::SMatrix<f64, D, D>;
 pub mod prelude {
     pub use crate::constraint::{
         AttachmentConstraints, ConstraintBlock, ConstraintKind, ConstraintSet, DistanceConstraints,
+    };
+    pub use crate::contact::{
+        Collider, ColliderContacts, ContactOptions, Friction, ParticleContacts, Pose, Shape,
     };
     pub use crate::{
         BuildError, Matrix, Particles, Simulation, SolverKind, SolverSettings, StepError,

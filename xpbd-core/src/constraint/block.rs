@@ -58,14 +58,22 @@ pub struct JacobiRelaxation<'a> {
 
 impl JacobiRelaxation<'_> {
     /// No scaling (Gauss-Seidel).
-    pub const NONE: JacobiRelaxation<'static> = JacobiRelaxation { omega: 1.0, counts: None };
+    pub const NONE: JacobiRelaxation<'static> = JacobiRelaxation {
+        omega: 1.0,
+        counts: None,
+    };
 
     #[inline(always)]
     fn factor(&self, idx: &[u32], w: &[f64]) -> f64 {
         match self.counts {
             None => self.omega,
             Some(counts) => {
-                let n = idx.iter().filter(|&&p| w[p as usize] > 0.0).map(|&p| counts[p as usize]).max().unwrap_or(1);
+                let n = idx
+                    .iter()
+                    .filter(|&&p| w[p as usize] > 0.0)
+                    .map(|&p| counts[p as usize])
+                    .max()
+                    .unwrap_or(1);
                 self.omega / n.max(1) as f64
             }
         }
@@ -309,7 +317,18 @@ unsafe fn project_in_place<K: ConstraintKind<D>, const D: usize>(
         // SAFETY: exclusive access to the stencil (caller).
         xs[k] = unsafe { x.get(idx[k] as usize) };
     }
-    let changed = project_local(kind, c, idx, xs, &mut grad[..n], x_prev, w, lambda, h, JacobiRelaxation::NONE);
+    let changed = project_local(
+        kind,
+        c,
+        idx,
+        xs,
+        &mut grad[..n],
+        x_prev,
+        w,
+        lambda,
+        h,
+        JacobiRelaxation::NONE,
+    );
     if changed {
         for k in 0..n {
             if w[idx[k] as usize] > 0.0 {
@@ -478,7 +497,8 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
                 for kk in 0..n {
                     xs[kk] = x[idx[kk] as usize];
                 }
-                let changed = project_local(kind, c, idx, xs, &mut grad[..n], x_prev, w, l, ctx.h, relax);
+                let changed =
+                    project_local(kind, c, idx, xs, &mut grad[..n], x_prev, w, l, ctx.h, relax);
                 let base = slot_offsets[c] as usize;
                 for kk in 0..n {
                     let d = if changed {

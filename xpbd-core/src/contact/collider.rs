@@ -1,0 +1,454 @@
+//! Particles against static and kinematic colliders: `C = φ(x) − r ≥ 0`.
+
+use rayon::prelude::*;
+
+use super::ContactOptions;
+use super::error::{ContactError, check_finite, check_size};
+use super::friction::{Friction, apply_coulomb_friction, check_restitution, restitution_impulse};
+use super::shape::{Pose, Shape};
+use crate::constraint::{ConstraintKind, SubstepContext};
+use crate::{BuildError, Particles, Vector};
+
+/// Particles per parallel work item of the candidate search (fixed: deterministic output).
+const CHUNK: usize = 2048;
+
+/// Index of a collider in its [`ColliderContacts`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ColliderId(pub usize);
+
+/// A rigid obstacle: a [`Shape`] at a [`Pose`], static or kinematic, with Coulomb friction
+/// and restitution.
+///
+/// Kinematic motion: every step the pose advances by `velocity · Δt` (translation), or moves
+/// to a target set with [`ColliderContacts::set_target_pose`] (translation and rotation);
+/// substeps interpolate linearly ([`Pose::interpolate`]). Contacts see the collider at its
+/// end-of-substep pose and friction/restitution use its velocity at the contact point.
+///
+/// **No-tunnelling promise** (tested in `tests/contact_kinematic.rs`): a particle is pushed,
+/// never passed through, while the collider moves less per substep than half its thinnest
+/// extent minus the particle radius (`|V| h < t/2 − r` for a plate of thickness t), because the
+/// projection moves a penetrating particle to the nearest surface.
+///
+/// ```
+/// use xpbd_core::contact::{Collider, Friction, Pose, Shape};
+/// use xpbd_core::Vector;
+/// let paddle = Collider::fixed(Shape::Box { half_extents: Vector::<3>::new(0.05, 0.5, 0.5) })
+///     .at(Pose::from_translation(Vector::<3>::new(-1.0, 0.0, 0.5)))
+///     .moving_at(Vector::<3>::new(2.0, 0.0, 0.0))
+///     .with_friction(Friction::coulomb(0.3).unwrap())
+///     .with_restitution(0.5);
+/// assert!(paddle.validate().is_ok());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Collider<const D: usize> {
+    /// Geometry in the local frame.
+    pub shape: Shape<D>,
+    /// Pose at the start of the next step.
+    pub pose: Pose<D>,
+    /// Linear velocity (m/s) of a kinematic collider; zero = static.
+    pub velocity: Vector<D>,
+    /// Coulomb coefficients against particles.
+    pub friction: Friction,
+    /// Restitution e ∈ [0, 1] (0 = perfectly inelastic).
+    pub restitution: f64,
+}
+
+impl<const D: usize> Collider<D> {
+    /// A static, frictionless, inelastic collider at the identity pose.
+    pub fn fixed(shape: Shape<D>) -> Self {
+        Self {
+            shape,
+            pose: Pose::identity(),
+            velocity: Vector::<D>::zeros(),
+            friction: Friction::NONE,
+            restitution: 0.0,
+        }
+    }
+
+    /// Placed at `pose`.
+    pub fn at(mut self, pose: Pose<D>) -> Self {
+        self.pose = pose;
+        self
+    }
+
+    /// Kinematic with constant linear velocity (m/s).
+    pub fn moving_at(mut self, velocity: Vector<D>) -> Self {
+        self.velocity = velocity;
+        self
+    }
+
+    /// With friction.
+    pub fn with_friction(mut self, friction: Friction) -> Self {
+        self.friction = friction;
+        self
+    }
+
+    /// With restitution e.
+    pub fn with_restitution(mut self, restitution: f64) -> Self {
+        self.restitution = restitution;
+        self
+    }
+
+    /// Typed checks of shape, pose, velocity, friction and restitution.
+    pub fn validate(&self) -> Result<(), ContactError> {
+        self.shape.validate()?;
+        self.pose.validate()?;
+        for &v in self.velocity.iter() {
+            check_finite("collider velocity", v)?;
+        }
+        self.friction.validate()?;
+        check_restitution(self.restitution)
+    }
+}
+
+/// Per-collider motion over the current step and substep.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Motion<const D: usize> {
+    target: Option<Pose<D>>,
+    step_start: Pose<D>,
+    step_end: Pose<D>,
+    sub_start: Pose<D>,
+    sub_end: Pose<D>,
+    saved_pose: Pose<D>,
+    saved_target: Option<Pose<D>>,
+}
+
+/// Contacts between particles of radius r and a set of [`Collider`]s (one constraint per
+/// particle–collider pair within the margin, regenerated per substep or per step:
+/// [`ContactOptions`]). Add it to a simulation with
+/// [`crate::Simulation::add_constraints`]; reach it afterwards through the returned handle
+/// (`sim.block_mut(handle).kind`) to move colliders.
+///
+/// By default every particle with `w > 0` collides; restrict with
+/// [`ColliderContacts::only_particles`], and give particles their own radii with
+/// [`ColliderContacts::set_radii`].
+#[derive(Debug, Clone)]
+pub struct ColliderContacts<const D: usize> {
+    colliders: Vec<Collider<D>>,
+    motion: Vec<Motion<D>>,
+    radius: f64,
+    radii: Vec<f64>,
+    members: Option<Vec<u32>>,
+    options: ContactOptions,
+    // Active contact list (structure of arrays).
+    stencil: Vec<[u32; 1]>,
+    collider_of: Vec<u32>,
+    v_pre: Vec<Vector<D>>,
+    regenerated: bool,
+}
+
+impl<const D: usize> ColliderContacts<D> {
+    /// No colliders yet; particles have radius `radius` (m, ≥ 0).
+    pub fn new(radius: f64, options: ContactOptions) -> Result<Self, ContactError> {
+        check_size("particle radius", radius, true)?;
+        options.validate()?;
+        Ok(Self {
+            colliders: Vec::new(),
+            motion: Vec::new(),
+            radius,
+            radii: Vec::new(),
+            members: None,
+            options,
+            stencil: Vec::new(),
+            collider_of: Vec::new(),
+            v_pre: Vec::new(),
+            regenerated: false,
+        })
+    }
+
+    /// Adds a validated collider (half-space normals are normalised).
+    pub fn add_collider(&mut self, collider: Collider<D>) -> Result<ColliderId, ContactError> {
+        collider.validate()?;
+        let mut collider = collider;
+        collider.shape = collider.shape.normalised();
+        let pose = collider.pose;
+        self.colliders.push(collider);
+        self.motion.push(Motion {
+            step_start: pose,
+            step_end: pose,
+            sub_start: pose,
+            sub_end: pose,
+            saved_pose: pose,
+            ..Motion::default()
+        });
+        Ok(ColliderId(self.colliders.len() - 1))
+    }
+
+    /// The colliders.
+    pub fn colliders(&self) -> &[Collider<D>] {
+        &self.colliders
+    }
+
+    /// Changes the velocity of a kinematic collider (from the next step).
+    pub fn set_velocity(
+        &mut self,
+        id: ColliderId,
+        velocity: Vector<D>,
+    ) -> Result<(), ContactError> {
+        for &v in velocity.iter() {
+            check_finite("collider velocity", v)?;
+        }
+        self.collider_mut(id)?.velocity = velocity;
+        Ok(())
+    }
+
+    /// Animates a collider: it reaches `pose` at the end of the next step (instead of moving
+    /// with its velocity during that step).
+    pub fn set_target_pose(&mut self, id: ColliderId, pose: Pose<D>) -> Result<(), ContactError> {
+        pose.validate()?;
+        self.collider_mut(id)?;
+        self.motion[id.0].target = Some(pose);
+        Ok(())
+    }
+
+    fn collider_mut(&mut self, id: ColliderId) -> Result<&mut Collider<D>, ContactError> {
+        let len = self.colliders.len();
+        self.colliders
+            .get_mut(id.0)
+            .ok_or(ContactError::UnknownCollider { id: id.0, len })
+    }
+
+    /// Only these particles collide (others are ignored).
+    pub fn only_particles(mut self, particles: impl IntoIterator<Item = usize>) -> Self {
+        let mut m: Vec<u32> = particles.into_iter().map(|p| p as u32).collect();
+        m.sort_unstable();
+        m.dedup();
+        self.members = Some(m);
+        self
+    }
+
+    /// Per-particle radii (m, ≥ 0) replacing the uniform radius; indexed by particle.
+    pub fn set_radii(&mut self, radii: Vec<f64>) -> Result<(), ContactError> {
+        for &r in &radii {
+            check_size("particle radius", r, true)?;
+        }
+        self.radii = radii;
+        Ok(())
+    }
+
+    #[inline]
+    fn radius_of(&self, p: usize) -> f64 {
+        self.radii.get(p).copied().unwrap_or(self.radius)
+    }
+
+    /// Particle and collider of each current contact (diagnostics and tests).
+    pub fn contacts(&self) -> impl Iterator<Item = (usize, ColliderId)> + '_ {
+        self.stencil
+            .iter()
+            .zip(&self.collider_of)
+            .map(|(s, &c)| (s[0] as usize, ColliderId(c as usize)))
+    }
+
+    /// Displacement over the substep of the collider material point now at `x`.
+    #[inline]
+    fn collider_displacement(&self, k: usize, x: &Vector<D>) -> Vector<D> {
+        let m = &self.motion[k];
+        if m.sub_start == m.sub_end {
+            return Vector::<D>::zeros();
+        }
+        x - m.sub_start.to_world(&m.sub_end.to_local(x))
+    }
+
+    fn update_motion(&mut self, ctx: &SubstepContext) {
+        let n = ctx.substeps as f64;
+        for (c, m) in self.colliders.iter().zip(&mut self.motion) {
+            if ctx.substep == 0 {
+                m.step_start = c.pose;
+                m.step_end = m.target.unwrap_or(Pose {
+                    translation: c.pose.translation + c.velocity * (ctx.h * n),
+                    rotation: c.pose.rotation,
+                });
+            }
+            let s = ctx.substep as f64;
+            m.sub_start = Pose::interpolate(&m.step_start, &m.step_end, s / n);
+            m.sub_end = Pose::interpolate(&m.step_start, &m.step_end, (s + 1.0) / n);
+        }
+    }
+
+    fn generate(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
+        let span = self.options.generation_span(ctx.h, ctx.substeps);
+        let sweep_fraction = span / ctx.h;
+        let this = &*self;
+        let test = |p: usize, out: &mut Vec<(u32, u32)>| {
+            if particles.inv_mass[p] <= 0.0 {
+                return;
+            }
+            let x = &particles.x[p];
+            let bound = this.options.gap_bound(particles.v[p].norm(), span) + this.radius_of(p);
+            for (k, c) in this.colliders.iter().enumerate() {
+                let m = &this.motion[k];
+                let sweep = (this.collider_displacement(k, x)).norm() * sweep_fraction;
+                let (phi, _) = c.shape.signed_distance(&m.sub_start, x);
+                if phi < bound + sweep {
+                    out.push((p as u32, k as u32));
+                }
+            }
+        };
+        let found: Vec<(u32, u32)> = match &self.members {
+            Some(list) => list
+                .par_chunks(CHUNK)
+                .flat_map_iter(|chunk| {
+                    let mut out = Vec::new();
+                    for &p in chunk {
+                        if (p as usize) < particles.len() {
+                            test(p as usize, &mut out);
+                        }
+                    }
+                    out
+                })
+                .collect(),
+            None => (0..particles.len().div_ceil(CHUNK))
+                .into_par_iter()
+                .flat_map_iter(|chunk| {
+                    let mut out = Vec::new();
+                    for p in chunk * CHUNK..((chunk + 1) * CHUNK).min(particles.len()) {
+                        test(p, &mut out);
+                    }
+                    out
+                })
+                .collect(),
+        };
+        self.stencil.clear();
+        self.collider_of.clear();
+        for (p, k) in found {
+            self.stencil.push([p]);
+            self.collider_of.push(k);
+        }
+    }
+}
+
+impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
+    const NAME: &'static str = "collider contact";
+
+    fn len(&self) -> usize {
+        self.stencil.len()
+    }
+
+    fn stencil(&self, c: usize) -> &[u32] {
+        &self.stencil[c]
+    }
+
+    fn compliance(&self, _c: usize) -> f64 {
+        0.0
+    }
+
+    fn unilateral(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn evaluate(&self, c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64 {
+        let k = self.collider_of[c] as usize;
+        let (phi, n) = self.colliders[k]
+            .shape
+            .signed_distance(&self.motion[k].sub_end, &xs[0]);
+        grad[0] = n;
+        phi - self.radius_of(self.stencil[c][0] as usize)
+    }
+
+    #[inline]
+    fn after_projection(
+        &self,
+        c: usize,
+        idx: &[u32],
+        xs: &mut [Vector<D>],
+        grad: &[Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        lambda: f64,
+        delta_lambda: f64,
+        _h: f64,
+    ) -> bool {
+        let k = self.collider_of[c] as usize;
+        let friction = &self.colliders[k].friction;
+        if friction.is_none() {
+            return false;
+        }
+        let obstacle = self.collider_displacement(k, &xs[0]);
+        apply_coulomb_friction(
+            friction,
+            idx,
+            xs,
+            grad,
+            x_prev,
+            w,
+            obstacle,
+            lambda,
+            delta_lambda,
+        )
+    }
+
+    fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
+        self.update_motion(ctx);
+        self.regenerated = self.options.regenerate_at(ctx.substep);
+        if self.regenerated {
+            self.generate(particles, ctx);
+        }
+        self.v_pre.clear();
+        self.v_pre
+            .extend(self.stencil.iter().map(|s| particles.v[s[0] as usize]));
+    }
+
+    fn end_substep(&mut self, particles: &mut Particles<D>, lambda: &[f64], ctx: &SubstepContext) {
+        let threshold = self.options.restitution_threshold(ctx.h);
+        for c in 0..self.stencil.len() {
+            let k = self.collider_of[c] as usize;
+            if self.colliders[k].restitution == 0.0 || lambda.get(c).copied().unwrap_or(0.0) <= 0.0
+            {
+                continue;
+            }
+            let p = self.stencil[c][0] as usize;
+            let x = particles.x[p];
+            let (_, n) = self.colliders[k]
+                .shape
+                .signed_distance(&self.motion[k].sub_end, &x);
+            let v_obstacle = self.collider_displacement(k, &x) / ctx.h;
+            let mut dv = [Vector::<D>::zeros()];
+            if restitution_impulse(
+                self.colliders[k].restitution,
+                threshold,
+                &self.stencil[c],
+                &[n],
+                &particles.inv_mass,
+                &[particles.v[p]],
+                &[self.v_pre[c]],
+                v_obstacle,
+                &mut dv,
+            ) {
+                particles.v[p] += dv[0];
+            }
+        }
+        if ctx.substep + 1 == ctx.substeps {
+            for (c, m) in self.colliders.iter_mut().zip(&mut self.motion) {
+                c.pose = m.step_end;
+                m.target = None;
+            }
+        }
+    }
+
+    fn checkpoint(&mut self) {
+        for (c, m) in self.colliders.iter().zip(&mut self.motion) {
+            m.saved_pose = c.pose;
+            m.saved_target = m.target;
+        }
+    }
+
+    fn rollback(&mut self) {
+        for (c, m) in self.colliders.iter_mut().zip(&mut self.motion) {
+            c.pose = m.saved_pose;
+            m.target = m.saved_target;
+        }
+    }
+
+    fn dynamic_topology(&self) -> bool {
+        self.regenerated
+    }
+
+    fn validate(&self) -> Result<(), BuildError> {
+        self.options.validate()?;
+        for c in &self.colliders {
+            c.validate()?;
+        }
+        Ok(())
+    }
+}

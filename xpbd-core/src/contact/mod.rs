@@ -1,0 +1,133 @@
+//! Contact: colliders, particle–particle and cloth self-collision, Coulomb friction and
+//! restitution, as unilateral constraints `C ≥ 0` inside the XPBD solver loop.
+//!
+//! Three constraint kinds, added to a [`crate::Simulation`] like any other block (put them
+//! after the material constraints so contacts have the last word in a Gauss–Seidel sweep):
+//!
+//! * [`ColliderContacts`]: particles of radius r against static or kinematic [`Collider`]s
+//!   (half-space, sphere, box, capsule, signed-distance grid from a closed mesh):
+//!   `C = φ(x) − r ≥ 0` with φ the collider's signed distance at its end-of-substep pose.
+//! * [`ParticleContacts`]: pairs of particles, `C = |x_p − x_q| − d ≥ 0` (d = 2r, the
+//!   thickness), with the broad phase on the shared [`crate::spatial::UniformGrid`].
+//! * [`PointTriangleContacts`] (3D): cloth particles against cloth triangles,
+//!   `C = n̂·(x_p − Σ βᵢ xᵢ) − d ≥ 0` with the normal n̂ and barycentric weights β frozen at
+//!   generation.
+//!
+//! Every kind is an ordinary [`crate::constraint::ConstraintKind`]: all three solvers
+//! (Gauss–Seidel, Jacobi, coloured) project it inside every iteration with the multiplier
+//! clamped to λ ≥ 0, so XPBD cloth and rope particles and XPBI continuum particles (which live
+//! in the same particle store) share one contact machinery. Friction runs in the kernel right
+//! after each normal correction ([`crate::constraint::ConstraintKind::after_projection`],
+//! see [`friction`]); restitution in `end_substep`.
+//!
+//! # When contacts are generated ([`ContactGeneration`])
+//! Candidates are found on `xⁿ` at the start of a substep (`PerSubstep`, the default), or once at
+//! the start of each step for all its substeps (`PerStep`, cheaper, needs a larger margin). A
+//! candidate is kept when its gap is below `margin + 2(|v| h_g + a h_g²) + collider sweep`
+//! (`h_g` = substep or step length, `a` = [`ContactOptions::acceleration`]); kept contacts are
+//! inactive (and cost one evaluation) while `C > 0`. A contact whose gap closes faster than the
+//! margin allows is missed for that substep and caught at the next one.
+//!
+//! ```
+//! use xpbd_core::prelude::*;
+//! use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Shape};
+//! let mut particles = Particles::<3>::new();
+//! let ball = particles.push(Vector::<3>::new(0.0, 0.0, 0.5), 1.0);
+//! let mut sim = Simulation::new(particles, SolverSettings::default()).unwrap();
+//! let mut contacts = ColliderContacts::new(0.05, ContactOptions::default()).unwrap();
+//! let ground = Collider::fixed(Shape::HalfSpace { normal: Vector::<3>::z(), offset: 0.0 })
+//!     .with_friction(Friction::new(0.5, 0.4).unwrap());
+//! contacts.add_collider(ground).unwrap();
+//! sim.add_constraints(contacts).unwrap();
+//! for _ in 0..60 {
+//!     sim.step(1.0 / 60.0).unwrap();
+//! }
+//! assert!(sim.particles().x[ball].z >= 0.05 - 1e-12);
+//! ```
+
+pub mod collider;
+pub mod error;
+pub mod friction;
+pub mod particle;
+pub mod sdf;
+pub mod shape;
+pub mod triangle;
+
+pub use collider::{Collider, ColliderContacts, ColliderId};
+pub use error::ContactError;
+pub use friction::Friction;
+pub use particle::ParticleContacts;
+pub use sdf::SdfGrid;
+pub use shape::{Pose, Shape};
+pub use triangle::PointTriangleContacts;
+
+use error::check_size;
+
+/// When contact candidates are searched (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContactGeneration {
+    /// At the start of every substep, on `xⁿ` (margin over one substep).
+    #[default]
+    PerSubstep,
+    /// At the start of the first substep of each step, kept for the whole step (margin over
+    /// the whole step Δt): fewer broad-phase passes, more (mostly inactive) candidates.
+    PerStep,
+}
+
+/// Settings shared by the contact kinds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactOptions {
+    /// When candidates are searched.
+    pub generation: ContactGeneration,
+    /// Extra gap (m, ≥ 0) under which candidates are kept, on top of the motion bound.
+    pub margin: f64,
+    /// Bound `a` (m/s², ≥ 0) on the acceleration from gravity and forces, used for the motion
+    /// bound `a h²` of the margin and for the restitution threshold `2 a h` under which a contact
+    /// is treated as resting (Müller et al. 2020 §3.6 with a = |g|).
+    pub acceleration: f64,
+}
+
+impl Default for ContactOptions {
+    fn default() -> Self {
+        Self {
+            generation: ContactGeneration::PerSubstep,
+            margin: 0.0,
+            acceleration: 9.81,
+        }
+    }
+}
+
+impl ContactOptions {
+    /// Typed checks.
+    pub fn validate(&self) -> Result<(), ContactError> {
+        check_size("contact margin", self.margin, true)?;
+        check_size("contact acceleration bound", self.acceleration, true)
+    }
+
+    /// Step length over which candidates must stay valid.
+    pub(crate) fn generation_span(&self, h: f64, substeps: usize) -> f64 {
+        match self.generation {
+            ContactGeneration::PerSubstep => h,
+            ContactGeneration::PerStep => h * substeps as f64,
+        }
+    }
+
+    /// Whether candidates are regenerated at substep `s`.
+    pub(crate) fn regenerate_at(&self, substep: usize) -> bool {
+        match self.generation {
+            ContactGeneration::PerSubstep => true,
+            ContactGeneration::PerStep => substep == 0,
+        }
+    }
+
+    /// Gap bound for a particle (or pair) moving at relative speed `speed` over `span`.
+    #[inline]
+    pub(crate) fn gap_bound(&self, speed: f64, span: f64) -> f64 {
+        self.margin + 2.0 * (speed * span + self.acceleration * span * span)
+    }
+
+    /// Restitution threshold `2 a h` (m/s).
+    pub(crate) fn restitution_threshold(&self, h: f64) -> f64 {
+        2.0 * self.acceleration * h
+    }
+}

@@ -1,0 +1,303 @@
+//! Particle–particle contact with a thickness: `C = |x_p − x_q| − d ≥ 0`.
+
+use rayon::prelude::*;
+
+use super::ContactOptions;
+use super::error::{ContactError, check_size};
+use super::friction::{Friction, apply_coulomb_friction, check_restitution, restitution_impulse};
+use crate::constraint::{ConstraintKind, SubstepContext};
+use crate::spatial::UniformGrid;
+use crate::{BuildError, Particles, Vector};
+
+/// Particles per parallel work item of the pair search (fixed: deterministic output).
+const CHUNK: usize = 1024;
+
+/// Pairs of particles kept at least `distance` apart (d = 2r for spheres of radius r; the
+/// thickness for cloth self-collision), with Coulomb friction and restitution between them.
+///
+/// Broad phase: a [`UniformGrid`] (counting sort, shared with the XPBI neighbour search) is
+/// rebuilt on `xⁿ` at every generation with cells of the query radius
+/// `R = d + margin + 2(2 v_max h_g + a h_g²)`; a pair is kept when its own gap is below the bound
+/// for its relative speed ([`ContactOptions`]). Pairs where both particles are immovable, pairs
+/// listed with [`ParticleContacts::exclude_pairs`] (e.g. neighbours in a cloth mesh,
+/// [`ParticleContacts::exclude_mesh_neighbours`]) and particles outside
+/// [`ParticleContacts::only_particles`] are skipped.
+///
+/// For cloth, particle–particle contact keeps particles apart but lets a particle slip through
+/// the middle of a triangle whose edges are longer than about `2d`; use
+/// [`super::PointTriangleContacts`] as well for that.
+///
+/// ```
+/// use xpbd_core::contact::{ContactOptions, Friction, ParticleContacts};
+/// let pp = ParticleContacts::<3>::new(0.02, Friction::coulomb(0.3).unwrap(), 0.0,
+///     ContactOptions::default()).unwrap();
+/// assert_eq!(pp.distance(), 0.02);
+/// ```
+#[derive(Debug, Clone)]
+pub struct ParticleContacts<const D: usize> {
+    distance: f64,
+    friction: Friction,
+    restitution: f64,
+    options: ContactOptions,
+    members: Option<Vec<bool>>,
+    excluded: Vec<(u32, u32)>,
+    pairs: Vec<[u32; 2]>,
+    v_pre: Vec<[Vector<D>; 2]>,
+    regenerated: bool,
+}
+
+impl<const D: usize> ParticleContacts<D> {
+    /// Pairs closer than `distance` (m, > 0) are pushed apart.
+    pub fn new(
+        distance: f64,
+        friction: Friction,
+        restitution: f64,
+        options: ContactOptions,
+    ) -> Result<Self, ContactError> {
+        check_size("contact distance (thickness)", distance, false)?;
+        friction.validate()?;
+        check_restitution(restitution)?;
+        options.validate()?;
+        Ok(Self {
+            distance,
+            friction,
+            restitution,
+            options,
+            members: None,
+            excluded: Vec::new(),
+            pairs: Vec::new(),
+            v_pre: Vec::new(),
+            regenerated: false,
+        })
+    }
+
+    /// The contact distance d.
+    pub fn distance(&self) -> f64 {
+        self.distance
+    }
+
+    /// Only these particles take part (indices into the particle store).
+    pub fn only_particles(mut self, particles: impl IntoIterator<Item = usize>) -> Self {
+        let list: Vec<usize> = particles.into_iter().collect();
+        let n = list.iter().copied().max().map_or(0, |m| m + 1);
+        let mut mask = vec![false; n];
+        for p in list {
+            mask[p] = true;
+        }
+        self.members = Some(mask);
+        self
+    }
+
+    /// Never creates contacts between these pairs.
+    pub fn exclude_pairs(mut self, pairs: impl IntoIterator<Item = (usize, usize)>) -> Self {
+        self.excluded.extend(
+            pairs
+                .into_iter()
+                .map(|(a, b)| (a.min(b) as u32, a.max(b) as u32)),
+        );
+        self.excluded.sort_unstable();
+        self.excluded.dedup();
+        self
+    }
+
+    /// Excludes every pair that shares a triangle (mesh neighbours, whose distance the cloth
+    /// constraints already control).
+    pub fn exclude_mesh_neighbours(self, triangles: &[[usize; 3]]) -> Self {
+        let pairs: Vec<(usize, usize)> = triangles
+            .iter()
+            .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+            .collect();
+        self.exclude_pairs(pairs)
+    }
+
+    /// The current candidate pairs.
+    pub fn pairs(&self) -> &[[u32; 2]] {
+        &self.pairs
+    }
+
+    #[inline]
+    fn is_member(&self, p: usize) -> bool {
+        self.members
+            .as_ref()
+            .is_none_or(|m| m.get(p).copied().unwrap_or(false))
+    }
+
+    fn generate(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
+        self.pairs.clear();
+        let n = particles.len();
+        if n < 2 {
+            return;
+        }
+        let span = self.options.generation_span(ctx.h, ctx.substeps);
+        let v_max = (0..n)
+            .filter(|&p| self.is_member(p))
+            .map(|p| particles.v[p].norm())
+            .fold(0.0, f64::max);
+        let radius = self.distance + self.options.gap_bound(2.0 * v_max, span);
+        let Some(grid) = build_grid(&particles.x, radius) else {
+            return;
+        };
+        let this = &*self;
+        let x = &particles.x;
+        let found: Vec<[u32; 2]> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::new();
+                for p in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
+                    if !this.is_member(p) {
+                        continue;
+                    }
+                    grid.for_each_within(x, &x[p], radius, |q| {
+                        if q <= p || !this.is_member(q) {
+                            return;
+                        }
+                        if particles.inv_mass[p] <= 0.0 && particles.inv_mass[q] <= 0.0 {
+                            return;
+                        }
+                        let speed = (particles.v[p] - particles.v[q]).norm();
+                        let gap = (x[p] - x[q]).norm() - this.distance;
+                        if gap >= this.options.gap_bound(speed, span) {
+                            return;
+                        }
+                        if this.excluded.binary_search(&(p as u32, q as u32)).is_ok() {
+                            return;
+                        }
+                        out.push([p as u32, q as u32]);
+                    });
+                }
+                out
+            })
+            .collect();
+        self.pairs = found;
+    }
+}
+
+/// A grid with cells of at least `cell`, doubled until the bounding box fits the grid's cell
+/// limit (cell width only changes the cost of queries, never their result). `None` when a
+/// position is not finite: the simulation's state check reports that particle.
+pub(crate) fn build_grid<const D: usize>(x: &[Vector<D>], cell: f64) -> Option<UniformGrid<D>> {
+    let mut cell = cell;
+    loop {
+        match UniformGrid::build(x, cell) {
+            Ok(g) => return Some(g),
+            Err(crate::spatial::GridError::DomainTooLarge { .. }) => cell *= 2.0,
+            Err(_) => return None,
+        }
+    }
+}
+
+impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
+    const NAME: &'static str = "particle contact";
+
+    fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    fn stencil(&self, c: usize) -> &[u32] {
+        &self.pairs[c]
+    }
+
+    fn compliance(&self, _c: usize) -> f64 {
+        0.0
+    }
+
+    fn unilateral(&self) -> bool {
+        true
+    }
+
+    /// `C = |x_p − x_q| − d`, `∇_p C = n = (x_p − x_q)/|x_p − x_q|`, `∇_q C = −n`.
+    #[inline]
+    fn evaluate(&self, _c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64 {
+        let d = xs[0] - xs[1];
+        let len = d.norm();
+        let n = if len > 0.0 {
+            d / len
+        } else {
+            let mut up = Vector::<D>::zeros();
+            up[D - 1] = 1.0;
+            up
+        };
+        grad[0] = n;
+        grad[1] = -n;
+        len - self.distance
+    }
+
+    #[inline]
+    fn after_projection(
+        &self,
+        _c: usize,
+        idx: &[u32],
+        xs: &mut [Vector<D>],
+        grad: &[Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        lambda: f64,
+        delta_lambda: f64,
+        _h: f64,
+    ) -> bool {
+        apply_coulomb_friction(
+            &self.friction,
+            idx,
+            xs,
+            grad,
+            x_prev,
+            w,
+            Vector::<D>::zeros(),
+            lambda,
+            delta_lambda,
+        )
+    }
+
+    fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
+        self.regenerated = self.options.regenerate_at(ctx.substep);
+        if self.regenerated {
+            self.generate(particles, ctx);
+        }
+        self.v_pre.clear();
+        self.v_pre.extend(
+            self.pairs
+                .iter()
+                .map(|s| [particles.v[s[0] as usize], particles.v[s[1] as usize]]),
+        );
+    }
+
+    fn end_substep(&mut self, particles: &mut Particles<D>, lambda: &[f64], ctx: &SubstepContext) {
+        if self.restitution == 0.0 {
+            return;
+        }
+        let threshold = self.options.restitution_threshold(ctx.h);
+        let mut grad = [Vector::<D>::zeros(); 2];
+        let mut dv = [Vector::<D>::zeros(); 2];
+        for c in 0..self.pairs.len() {
+            if lambda.get(c).copied().unwrap_or(0.0) <= 0.0 {
+                continue;
+            }
+            let [p, q] = self.pairs[c].map(|i| i as usize);
+            self.evaluate(c, &[particles.x[p], particles.x[q]], &mut grad);
+            if restitution_impulse(
+                self.restitution,
+                threshold,
+                &self.pairs[c],
+                &grad,
+                &particles.inv_mass,
+                &[particles.v[p], particles.v[q]],
+                &self.v_pre[c],
+                Vector::<D>::zeros(),
+                &mut dv,
+            ) {
+                particles.v[p] += dv[0];
+                particles.v[q] += dv[1];
+            }
+        }
+    }
+
+    fn dynamic_topology(&self) -> bool {
+        self.regenerated
+    }
+
+    fn validate(&self) -> Result<(), BuildError> {
+        self.options.validate()?;
+        self.friction.validate()?;
+        Ok(())
+    }
+}
