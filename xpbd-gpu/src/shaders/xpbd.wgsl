@@ -29,7 +29,7 @@ struct Params {
     damping_factor: f32,
     // Jacobi relaxation ω.
     omega: f32,
-    // 1: x += ω Σ Δx / n (averaged Jacobi); 0: x += ω Σ Δx.
+    // 1: averaged Jacobi, Δλ scaled by ω / (largest constraint count in the stencil).
     averaged: u32,
     n_particles: u32,
     n_constraints: u32,
@@ -177,7 +177,11 @@ fn evaluate(con: Constraint, xs: ptr<function, array<vec3<f32>, 4>>, grad: ptr<f
 
 // Δλ of constraint `c` at the current positions (λ updated); the stencil's gradients are
 // left in `grad` and the inverse masses in `w`.
-fn project(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, array<f32, 4>>) -> f32 {
+// `jacobi`: scale Δλ by the relaxation s of xpbd-core's JacobiRelaxation: s = ω, or with
+// averaging s = ω / max_k n(xₖ) over the free stencil particles, n = the particle's
+// constraint count (its CSR row length), so the corrections at a particle sum to at most ω
+// times one full correction.
+fn project(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, array<f32, 4>>, jacobi: bool) -> f32 {
     let con = constraints[c];
     let n = arity(con.kind);
     var xs: array<vec3<f32>, 4>;
@@ -208,7 +212,22 @@ fn project(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, ar
         return 0.0;
     }
     let l = lambda[c];
-    let dl = (-value - alpha_tilde * l - gamma * grad_dot_dx) / denom;
+    var dl = (-value - alpha_tilde * l - gamma * grad_dot_dx) / denom;
+    if jacobi {
+        var scale = params.omega;
+        if params.averaged != 0u {
+            var most = 1u;
+            for (var k = 0u; k < n; k++) {
+                if (*w)[k] > 0.0 {
+                    let i = con.idx[k];
+                    let row = indices[params.csr_offsets_base + i + 1u] - indices[params.csr_offsets_base + i];
+                    most = max(most, row);
+                }
+            }
+            scale = params.omega / f32(most);
+        }
+        dl *= scale;
+    }
     lambda[c] = l + dl;
     return dl;
 }
@@ -217,7 +236,7 @@ fn project(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, ar
 fn project_in_place(c: u32) {
     var grad: array<vec3<f32>, 4>;
     var w: array<f32, 4>;
-    let dl = project(c, &grad, &w);
+    let dl = project(c, &grad, &w, false);
     if dl == 0.0 {
         return;
     }
@@ -295,14 +314,21 @@ fn jacobi_compute(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wo
     }
     var grad: array<vec3<f32>, 4>;
     var w: array<f32, 4>;
-    let dl = project(c, &grad, &w);
+    let dl = project(c, &grad, &w, true);
+    let con = constraints[c];
     for (var k = 0u; k < 4u; k++) {
-        corrections[4u * c + k] = vec4<f32>(grad[k] * (w[k] * dl), 0.0);
+        // The correction as it lands on x, (x + Δx) − x, as the CPU records it.
+        var d = vec3<f32>(0.0);
+        if dl != 0.0 && k < arity(con.kind) {
+            let p = x[con.idx[k]].xyz;
+            d = (p + grad[k] * (w[k] * dl)) - p;
+        }
+        corrections[4u * c + k] = vec4<f32>(d, 0.0);
     }
 }
 
-// Jacobi phase 2: gather per particle over its CSR slots (ascending constraint order, the
-// CPU's scatter order), x += ω Σ Δx / n (n = non-zero contributions) or x += ω Σ Δx.
+// Jacobi phase 2: gather per particle over its CSR slots in ascending constraint order
+// (the CPU's scatter order) and apply x += Σ Δx (the relaxation is already in Δλ).
 @compute @workgroup_size(64)
 fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = thread_index(gid, nwg);
@@ -316,21 +342,10 @@ fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     let begin = indices[params.csr_offsets_base + i];
     let end = indices[params.csr_offsets_base + i + 1u];
     var sum = vec3<f32>(0.0);
-    var n = 0u;
     for (var s = begin; s < end; s++) {
-        let d = corrections[indices[params.csr_slots_base + s]].xyz;
-        if any(d != vec3<f32>(0.0)) {
-            sum += d;
-            n += 1u;
-        }
+        sum += corrections[indices[params.csr_slots_base + s]].xyz;
     }
-    if n > 0u {
-        var scale = params.omega;
-        if params.averaged != 0u {
-            scale = params.omega / f32(n);
-        }
-        x[i] = vec4<f32>(p.xyz + sum * scale, p.w);
-    }
+    x[i] = vec4<f32>(p.xyz + sum, p.w);
 }
 
 // Unilateral contact C(x) ≥ 0 with each collider, projected per particle with compliance 0:
