@@ -80,8 +80,11 @@ pub fn evaluate<const D: usize>(
 ) -> InelasticEvaluation<D> {
     let f_trial = (SMatrix::<f64, D, D>::identity() + dt_grad_v) * f_n;
     let svd = principal(&f_trial);
-    let (eps, new_state) =
-        if plastic_in_loop { model.project_strain(&svd.eps, state, lame, dt) } else { (svd.eps, *state) };
+    let (eps, new_state) = if plastic_in_loop {
+        model.project_strain(&svd.eps, state, lame, dt)
+    } else {
+        (svd.eps, *state)
+    };
     let sigma = eps.map(f64::exp);
     let elastic_f = if plastic_in_loop && !matches!(model, PlasticModel::Elastic) {
         svd.u * SMatrix::from_diagonal(&sigma) * svd.v_t
@@ -102,5 +105,24 @@ pub fn evaluate<const D: usize>(
         gradient_factor,
         elastic_f,
         state: new_state,
+    }
+}
+
+/// `det F` for `D ∈ {1, 2, 3}` (closed forms; NaN for other dimensions, which the kernel rejects).
+///
+/// ```
+/// use nalgebra::Matrix2;
+/// assert_eq!(xpbi_continuum::constraint::determinant(&Matrix2::new(2.0, 1.0, 0.0, 3.0)), 6.0);
+/// ```
+pub fn determinant<const D: usize>(f: &SMatrix<f64, D, D>) -> f64 {
+    match D {
+        1 => f[(0, 0)],
+        2 => f[(0, 0)] * f[(1, 1)] - f[(0, 1)] * f[(1, 0)],
+        3 => {
+            f[(0, 0)] * (f[(1, 1)] * f[(2, 2)] - f[(1, 2)] * f[(2, 1)])
+                - f[(0, 1)] * (f[(1, 0)] * f[(2, 2)] - f[(1, 2)] * f[(2, 0)])
+                + f[(0, 2)] * (f[(1, 0)] * f[(2, 1)] - f[(1, 1)] * f[(2, 0)])
+        }
+        _ => f64::NAN,
     }
 }

@@ -116,7 +116,11 @@ pub fn corrected_weights<const D: usize>(
     neighbours: impl Iterator<Item = (SVector<f64, D>, f64)> + Clone,
     out: &mut Vec<SVector<f64, D>>,
 ) -> (SMatrix<f64, D, D>, usize) {
-    let m = moment_matrix(neighbours.clone().map(|(x_b, v_b)| (x_b - x_p, kernel.gradient(&(x_p - x_b)) * v_b)));
+    let m = moment_matrix(
+        neighbours
+            .clone()
+            .map(|(x_b, v_b)| (x_b - x_p, kernel.gradient(&(x_p - x_b)) * v_b)),
+    );
     let (l, rank) = pseudo_inverse(&m, threshold);
     out.clear();
     out.extend(neighbours.map(|(x_b, v_b)| l * kernel.gradient(&(x_p - x_b)) * v_b));

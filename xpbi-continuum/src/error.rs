@@ -23,14 +23,23 @@ pub enum XpbiError {
     NonFiniteState { index: usize, field: &'static str },
     /// Two particles are closer than the allowed minimum distance.
     #[error("particles {a} and {b} are {distance} apart, closer than the minimum {minimum}")]
-    ParticlesTooClose { a: usize, b: usize, distance: f64, minimum: f64 },
+    ParticlesTooClose {
+        a: usize,
+        b: usize,
+        distance: f64,
+        minimum: f64,
+    },
     /// The time step exceeds the CFL bound `C · H / max|v|`.
     #[error("time step {dt} exceeds the CFL bound {bound} (max speed {max_speed})")]
     TimeStepOverCfl { dt: f64, bound: f64, max_speed: f64 },
     /// The neighbour grid could not be built.
     #[error("neighbour grid: {0}")]
     Grid(#[from] xpbd_core::spatial::GridError),
-    /// A step produced a non-finite or exploding state; the state was rolled back.
-    #[error("step diverged at particle {index} ({reason}); state rolled back")]
-    Diverged { index: usize, reason: &'static str },
+    /// The XPBD core refused the model (constraint validation, settings).
+    #[error("model: {0}")]
+    Build(#[from] xpbd_core::BuildError),
+    /// A step failed (non-finite or diverging state); the core rolled the state back, including
+    /// the XPBI deformation gradients and hardening (checkpoint/rollback hooks).
+    #[error("step failed: {0}")]
+    Step(#[from] xpbd_core::StepError),
 }

@@ -23,7 +23,10 @@ pub fn lame(youngs_modulus: f64, poisson_ratio: f64) -> Lame {
 
 /// The shared energy with these Lamé parameters.
 pub fn energy(lame: &Lame) -> HenckyStvk {
-    HenckyStvk { mu: lame.mu, lambda: lame.lambda }
+    HenckyStvk {
+        mu: lame.mu,
+        lambda: lame.lambda,
+    }
 }
 
 /// `Ψ` at principal stretches `σ > 0`.

@@ -44,9 +44,15 @@ impl<const D: usize> WendlandC2<D> {
             _ => return Err(XpbiError::UnsupportedDimension { dimension: D }),
         };
         if !(support.is_finite() && support > 0.0) {
-            return Err(XpbiError::InvalidParameter { name: "kernel support", value: support });
+            return Err(XpbiError::InvalidParameter {
+                name: "kernel support",
+                value: support,
+            });
         }
-        Ok(Self { support, scale: sigma / support.powi(D as i32) })
+        Ok(Self {
+            support,
+            scale: sigma / support.powi(D as i32),
+        })
     }
 
     /// Kernel with the default support `2 × spacing`.

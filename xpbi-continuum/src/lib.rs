@@ -14,12 +14,16 @@
 //! `Δv = w ∇C Δλ / Δt` of the paper is exactly the position update `Δx = w ∇C Δλ` of XPBD.
 
 pub mod constraint;
+pub mod contact;
+pub mod continuum;
 pub mod correction;
 pub mod error;
 pub mod hencky;
 pub mod kernel;
 pub mod material;
+pub mod observables;
 pub mod plasticity;
+pub mod scene;
 
 pub use error::XpbiError;
 pub use material::Material;

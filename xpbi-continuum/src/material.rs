@@ -50,7 +50,11 @@ impl Material {
             density: 400.0,
             youngs_modulus: 1e5,
             poisson_ratio: 0.3,
-            plasticity: PlasticModel::Nacc(Nacc { friction_angle: 45.0, beta: 0.3, xi: 3.0 }),
+            plasticity: PlasticModel::Nacc(Nacc {
+                friction_angle: 45.0,
+                beta: 0.3,
+                xi: 3.0,
+            }),
         }
     }
 
@@ -61,7 +65,10 @@ impl Material {
             density: 1200.0,
             youngs_modulus: 2e4,
             poisson_ratio: 0.3,
-            plasticity: PlasticModel::VonMises(VonMises { yield_stress: 76.9, hardening_modulus: 0.0 }),
+            plasticity: PlasticModel::VonMises(VonMises {
+                yield_stress: 76.9,
+                hardening_modulus: 0.0,
+            }),
         }
     }
 
@@ -72,7 +79,10 @@ impl Material {
             density: 2700.0,
             youngs_modulus: 1e6,
             poisson_ratio: 0.3,
-            plasticity: PlasticModel::VonMises(VonMises { yield_stress: 1e4, hardening_modulus: 5e4 }),
+            plasticity: PlasticModel::VonMises(VonMises {
+                yield_stress: 1e4,
+                hardening_modulus: 5e4,
+            }),
         }
     }
 
@@ -108,19 +118,35 @@ impl Material {
 
     /// Purely elastic material.
     pub fn elastic(density: f64, youngs_modulus: f64, poisson_ratio: f64) -> Self {
-        Self { density, youngs_modulus, poisson_ratio, plasticity: PlasticModel::Elastic }
+        Self {
+            density,
+            youngs_modulus,
+            poisson_ratio,
+            plasticity: PlasticModel::Elastic,
+        }
     }
 
     /// Checks ρ > 0, E > 0 (finite), ν ∈ (−1, 0.5) and the plasticity parameters.
     pub fn validate(&self) -> Result<(), XpbiError> {
         if !(self.density.is_finite() && self.density > 0.0) {
-            return Err(XpbiError::InvalidParameter { name: "density", value: self.density });
+            return Err(XpbiError::InvalidParameter {
+                name: "density",
+                value: self.density,
+            });
         }
         if !(self.youngs_modulus.is_finite() && self.youngs_modulus > 0.0) {
-            return Err(XpbiError::InvalidParameter { name: "Young's modulus", value: self.youngs_modulus });
+            return Err(XpbiError::InvalidParameter {
+                name: "Young's modulus",
+                value: self.youngs_modulus,
+            });
         }
-        if !(self.poisson_ratio.is_finite() && self.poisson_ratio > -1.0 && self.poisson_ratio < 0.5) {
-            return Err(XpbiError::PoissonRatioOutOfRange { value: self.poisson_ratio });
+        if !(self.poisson_ratio.is_finite()
+            && self.poisson_ratio > -1.0
+            && self.poisson_ratio < 0.5)
+        {
+            return Err(XpbiError::PoissonRatioOutOfRange {
+                value: self.poisson_ratio,
+            });
         }
         self.plasticity.validate()
     }

@@ -11,17 +11,29 @@ use xpbi_continuum::hencky;
 use xpbi_continuum::kernel::WendlandC2;
 use xpbi_continuum::plasticity::{Lame, PlasticModel, PlasticState, principal};
 
-const LAME: Lame = Lame { mu: 3.0, lambda: 2.0 };
+const LAME: Lame = Lame {
+    mu: 3.0,
+    lambda: 2.0,
+};
 
 /// A particle at the origin with a jittered (optionally half-space) neighbourhood: returns the
 /// stencil positions xⁿ (particle first) and the weights q (q₀ = −Σ q_b).
-fn stencil<const D: usize>(rng: &mut Rng, half: bool) -> (Vec<SVector<f64, D>>, Vec<SVector<f64, D>>) {
+fn stencil<const D: usize>(
+    rng: &mut Rng,
+    half: bool,
+) -> (Vec<SVector<f64, D>>, Vec<SVector<f64, D>>) {
     let dx = 0.1;
     let nb = lattice_neighbourhood::<D>(dx, 2.0 * dx, 0.2, half, rng);
     let kernel = WendlandC2::<D>::from_spacing(dx).unwrap();
     let vol = dx.powi(D as i32);
     let mut q = Vec::new();
-    corrected_weights(&kernel, DEFAULT_PINV_THRESHOLD, &SVector::zeros(), nb.iter().map(|x| (*x, vol)), &mut q);
+    corrected_weights(
+        &kernel,
+        DEFAULT_PINV_THRESHOLD,
+        &SVector::zeros(),
+        nb.iter().map(|x| (*x, vol)),
+        &mut q,
+    );
     let s: SVector<f64, D> = q.iter().sum();
     let mut xs = vec![SVector::zeros()];
     xs.extend(nb);
@@ -30,9 +42,23 @@ fn stencil<const D: usize>(rng: &mut Rng, half: bool) -> (Vec<SVector<f64, D>>, 
     (xs, qs)
 }
 
-fn constraint_value<const D: usize>(x: &[SVector<f64, D>], xn: &[SVector<f64, D>], q: &[SVector<f64, D>], f_n: &SMatrix<f64, D, D>) -> f64 {
+fn constraint_value<const D: usize>(
+    x: &[SVector<f64, D>],
+    xn: &[SVector<f64, D>],
+    q: &[SVector<f64, D>],
+    f_n: &SMatrix<f64, D, D>,
+) -> f64 {
     let g = displacement_gradient(x.iter().zip(xn).zip(q).map(|((a, b), c)| (*a, *b, *c)));
-    evaluate(&g, f_n, &LAME, &PlasticModel::Elastic, &PlasticState::default(), 1e-3, true).value
+    evaluate(
+        &g,
+        f_n,
+        &LAME,
+        &PlasticModel::Elastic,
+        &PlasticState::default(),
+        1e-3,
+        true,
+    )
+    .value
 }
 
 /// Central differences of C_p(x) with respect to every coordinate of every stencil particle
@@ -44,9 +70,20 @@ fn fd_check<const D: usize>(seed: u64, half: bool) {
     let (xn, q) = stencil::<D>(&mut rng, half);
     let f_n = random_f::<D>(&mut rng, 0.8, 1.2);
     // Candidate positions: a random displacement of a few % of the spacing.
-    let x: Vec<SVector<f64, D>> = xn.iter().map(|p| p + rng.vector::<D>(-0.004, 0.004)).collect();
+    let x: Vec<SVector<f64, D>> = xn
+        .iter()
+        .map(|p| p + rng.vector::<D>(-0.004, 0.004))
+        .collect();
     let g = displacement_gradient(x.iter().zip(&xn).zip(&q).map(|((a, b), c)| (*a, *b, *c)));
-    let e = evaluate(&g, &f_n, &LAME, &PlasticModel::Elastic, &PlasticState::default(), 1e-3, true);
+    let e = evaluate(
+        &g,
+        &f_n,
+        &LAME,
+        &PlasticModel::Elastic,
+        &PlasticState::default(),
+        1e-3,
+        true,
+    );
     assert!(e.value > 0.0);
     let grads: Vec<SVector<f64, D>> = q.iter().map(|qk| e.gradient_factor * qk).collect();
     // ∇_{x_p}C = −Σ_b ∇_{x_b}C.
@@ -60,8 +97,13 @@ fn fd_check<const D: usize>(seed: u64, half: bool) {
             xp[k][a] += h;
             let mut xm = x.clone();
             xm[k][a] -= h;
-            let fd = (constraint_value(&xp, &xn, &q, &f_n) - constraint_value(&xm, &xn, &q, &f_n)) / (2.0 * h);
-            assert!((fd - grads[k][a]).abs() < 1e-6 * scale, "k {k} axis {a}: fd {fd} analytic {}", grads[k][a]);
+            let fd = (constraint_value(&xp, &xn, &q, &f_n) - constraint_value(&xm, &xn, &q, &f_n))
+                / (2.0 * h);
+            assert!(
+                (fd - grads[k][a]).abs() < 1e-6 * scale,
+                "k {k} axis {a}: fd {fd} analytic {}",
+                grads[k][a]
+            );
         }
     }
 }
@@ -88,9 +130,19 @@ fn constraint_energy_identity() {
         let f = random_f::<3>(&mut rng, 0.6, 1.5);
         let v0 = rng.uniform(1e-9, 1e-3);
         let alpha = 1.0 / v0;
-        let e = evaluate(&SMatrix::zeros(), &f, &LAME, &PlasticModel::Elastic, &PlasticState::default(), 1e-3, true);
+        let e = evaluate(
+            &SMatrix::zeros(),
+            &f,
+            &LAME,
+            &PlasticModel::Elastic,
+            &PlasticState::default(),
+            1e-3,
+            true,
+        );
         let psi = hencky::psi(&LAME, &principal(&f).sigma);
-        assert!((e.value * e.value / (2.0 * alpha) - v0 * psi).abs() <= 1e-12 * v0 * psi.max(1e-300));
+        assert!(
+            (e.value * e.value / (2.0 * alpha) - v0 * psi).abs() <= 1e-12 * v0 * psi.max(1e-300)
+        );
     }
 }
 
@@ -106,8 +158,12 @@ fn rigid_rotation_keeps_f_a_rotation_to_second_order() {
         let w = omega.cross_matrix();
         let f_n = random_rotation::<3>(&mut rng);
         for dt in [1e-2, 1e-3, 1e-4] {
-            let x: Vec<_> = xn.iter().map(|p| p + w * p * dt + SVector::<f64, 3>::new(0.1, 0.2, 0.3) * dt).collect();
-            let g = displacement_gradient(x.iter().zip(&xn).zip(&q).map(|((a, b), c)| (*a, *b, *c)));
+            let x: Vec<_> = xn
+                .iter()
+                .map(|p| p + w * p * dt + SVector::<f64, 3>::new(0.1, 0.2, 0.3) * dt)
+                .collect();
+            let g =
+                displacement_gradient(x.iter().zip(&xn).zip(&q).map(|((a, b), c)| (*a, *b, *c)));
             assert!((g - w * dt).norm() < 1e-12, "Δt∇v ≠ Δt W");
             let f = (SMatrix::<f64, 3, 3>::identity() + g) * f_n;
             let strain = f.transpose() * f - SMatrix::<f64, 3, 3>::identity();
@@ -142,10 +198,29 @@ fn pure_stretch_updates_f_exactly() {
 /// it; the semi-implicit switch evaluates the unprojected F.
 #[test]
 fn plasticity_in_the_loop_switch() {
-    let model = PlasticModel::VonMises(xpbi_continuum::plasticity::VonMises { yield_stress: 0.1, hardening_modulus: 0.0 });
+    let model = PlasticModel::VonMises(xpbi_continuum::plasticity::VonMises {
+        yield_stress: 0.1,
+        hardening_modulus: 0.0,
+    });
     let g = SMatrix::<f64, 3, 3>::new(0.2, 0.0, 0.0, 0.0, -0.1, 0.0, 0.0, 0.0, -0.1);
-    let implicit = evaluate(&g, &SMatrix::identity(), &LAME, &model, &PlasticState::default(), 1e-3, true);
-    let semi = evaluate(&g, &SMatrix::identity(), &LAME, &model, &PlasticState::default(), 1e-3, false);
+    let implicit = evaluate(
+        &g,
+        &SMatrix::identity(),
+        &LAME,
+        &model,
+        &PlasticState::default(),
+        1e-3,
+        true,
+    );
+    let semi = evaluate(
+        &g,
+        &SMatrix::identity(),
+        &LAME,
+        &model,
+        &PlasticState::default(),
+        1e-3,
+        false,
+    );
     assert!(implicit.value < semi.value);
     let eps = principal(&implicit.elastic_f).eps;
     let dev = eps - SVector::<f64, 3>::repeat(eps.sum() / 3.0);

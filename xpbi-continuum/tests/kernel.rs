@@ -4,9 +4,9 @@ mod common;
 
 use common::{Rng, lattice_neighbourhood};
 use nalgebra::{SMatrix, SVector, Vector2, Vector3};
+use xpbi_continuum::XpbiError;
 use xpbi_continuum::correction::{DEFAULT_PINV_THRESHOLD, corrected_weights, pseudo_inverse};
 use xpbi_continuum::kernel::WendlandC2;
-use xpbi_continuum::XpbiError;
 
 /// Composite Simpson rule on [0, h] with `n` (even) intervals.
 fn simpson(f: impl Fn(f64) -> f64, h: f64, n: usize) -> f64 {
@@ -24,10 +24,18 @@ fn simpson(f: impl Fn(f64) -> f64, h: f64, n: usize) -> f64 {
 fn kernel_integrates_to_one_in_2d_and_3d() {
     for support in [0.02, 1.0, 3.7] {
         let w2 = WendlandC2::<2>::new(support).unwrap();
-        let i2 = simpson(|r| w2.value(r) * 2.0 * std::f64::consts::PI * r, support, 2000);
+        let i2 = simpson(
+            |r| w2.value(r) * 2.0 * std::f64::consts::PI * r,
+            support,
+            2000,
+        );
         assert!((i2 - 1.0).abs() < 1e-10, "2D integral {i2}");
         let w3 = WendlandC2::<3>::new(support).unwrap();
-        let i3 = simpson(|r| w3.value(r) * 4.0 * std::f64::consts::PI * r * r, support, 2000);
+        let i3 = simpson(
+            |r| w3.value(r) * 4.0 * std::f64::consts::PI * r * r,
+            support,
+            2000,
+        );
         assert!((i3 - 1.0).abs() < 1e-10, "3D integral {i3}");
     }
 }
@@ -50,7 +58,10 @@ fn kernel_vanishes_at_support_and_derivative_matches() {
         let r = h * k as f64 / 20.0;
         let e = 1e-5 * h;
         let fd = (w.value(r + e) - w.value(r - e)) / (2.0 * e);
-        assert!((fd - w.derivative(r)).abs() < 1e-7 * w.value(0.0) / h, "r = {r}");
+        assert!(
+            (fd - w.derivative(r)).abs() < 1e-7 * w.value(0.0) / h,
+            "r = {r}"
+        );
     }
 }
 
@@ -72,29 +83,60 @@ fn kernel_gradient_is_antisymmetric() {
 fn kernel_rejects_bad_support_and_dimension() {
     assert_eq!(
         WendlandC2::<2>::new(0.0).unwrap_err(),
-        XpbiError::InvalidParameter { name: "kernel support", value: 0.0 }
+        XpbiError::InvalidParameter {
+            name: "kernel support",
+            value: 0.0
+        }
     );
-    assert!(matches!(WendlandC2::<3>::new(f64::NAN), Err(XpbiError::InvalidParameter { .. })));
-    assert_eq!(WendlandC2::<4>::new(1.0).unwrap_err(), XpbiError::UnsupportedDimension { dimension: 4 });
+    assert!(matches!(
+        WendlandC2::<3>::new(f64::NAN),
+        Err(XpbiError::InvalidParameter { .. })
+    ));
+    assert_eq!(
+        WendlandC2::<4>::new(1.0).unwrap_err(),
+        XpbiError::UnsupportedDimension { dimension: 4 }
+    );
 }
 
 /// Relative error of the (corrected or not) gradient of the linear field `v = A x + c`.
-fn gradient_error<const D: usize>(pts: &[SVector<f64, D>], dx: f64, correct: bool, rng: &mut Rng) -> f64 {
+fn gradient_error<const D: usize>(
+    pts: &[SVector<f64, D>],
+    dx: f64,
+    correct: bool,
+    rng: &mut Rng,
+) -> f64 {
     let kernel = WendlandC2::<D>::from_spacing(dx).unwrap();
     let vol = dx.powi(D as i32);
     let xp = SVector::<f64, D>::zeros();
     let mut q = Vec::new();
-    let threshold = if correct { DEFAULT_PINV_THRESHOLD } else { f64::INFINITY };
-    let (_, rank) = corrected_weights(&kernel, threshold, &xp, pts.iter().map(|x| (*x, vol)), &mut q);
+    let threshold = if correct {
+        DEFAULT_PINV_THRESHOLD
+    } else {
+        f64::INFINITY
+    };
+    let (_, rank) = corrected_weights(
+        &kernel,
+        threshold,
+        &xp,
+        pts.iter().map(|x| (*x, vol)),
+        &mut q,
+    );
     if !correct {
         // Uncorrected: L = I.
         assert_eq!(rank, 0);
-        q = pts.iter().map(|x| kernel.gradient(&(xp - x)) * vol).collect();
+        q = pts
+            .iter()
+            .map(|x| kernel.gradient(&(xp - x)) * vol)
+            .collect();
     }
     let a: SMatrix<f64, D, D> = rng.matrix(-1.0, 1.0);
     let c: SVector<f64, D> = rng.vector(-1.0, 1.0);
     let vp = a * xp + c;
-    let grad: SMatrix<f64, D, D> = pts.iter().zip(&q).map(|(x, q)| (a * x + c - vp) * q.transpose()).sum();
+    let grad: SMatrix<f64, D, D> = pts
+        .iter()
+        .zip(&q)
+        .map(|(x, q)| (a * x + c - vp) * q.transpose())
+        .sum();
     (grad - a).norm() / a.norm()
 }
 
@@ -112,14 +154,20 @@ fn corrected_gradient_reproduces_linear_fields() {
             let p2 = lattice_neighbourhood::<2>(dx, 2.0 * dx, 0.2, half, &mut rng);
             let e3 = gradient_error(&p3, dx, true, &mut rng);
             let e2 = gradient_error(&p2, dx, true, &mut rng);
-            assert!(e3 < 1e-10 && e2 < 1e-10, "corrected error 3D {e3}, 2D {e2} (half-space {half})");
+            assert!(
+                e3 < 1e-10 && e2 < 1e-10,
+                "corrected error 3D {e3}, 2D {e2} (half-space {half})"
+            );
         }
     }
     let p3 = lattice_neighbourhood::<3>(dx, 2.0 * dx, 0.2, true, &mut rng);
     let p2 = lattice_neighbourhood::<2>(dx, 2.0 * dx, 0.2, true, &mut rng);
     let u3 = gradient_error(&p3, dx, false, &mut rng);
     let u2 = gradient_error(&p2, dx, false, &mut rng);
-    assert!(u3 > 0.1 && u2 > 0.1, "uncorrected free-surface error 3D {u3}, 2D {u2}");
+    assert!(
+        u3 > 0.1 && u2 > 0.1,
+        "uncorrected free-surface error 3D {u3}, 2D {u2}"
+    );
 }
 
 /// Threshold behaviour: neighbours on a line give rank 1; the gradient along the line is still
@@ -128,13 +176,27 @@ fn corrected_gradient_reproduces_linear_fields() {
 fn pseudo_inverse_drops_degenerate_directions() {
     let dx = 0.1;
     let kernel = WendlandC2::<2>::from_spacing(dx).unwrap();
-    let pts = [Vector2::new(dx, 0.0), Vector2::new(-dx, 0.0), Vector2::new(1.7 * dx, 0.0)];
+    let pts = [
+        Vector2::new(dx, 0.0),
+        Vector2::new(-dx, 0.0),
+        Vector2::new(1.7 * dx, 0.0),
+    ];
     let mut q = Vec::new();
-    let (l, rank) = corrected_weights(&kernel, DEFAULT_PINV_THRESHOLD, &Vector2::zeros(), pts.iter().map(|x| (*x, dx * dx)), &mut q);
+    let (l, rank) = corrected_weights(
+        &kernel,
+        DEFAULT_PINV_THRESHOLD,
+        &Vector2::zeros(),
+        pts.iter().map(|x| (*x, dx * dx)),
+        &mut q,
+    );
     assert_eq!(rank, 1);
     assert!(l.iter().all(|v| v.is_finite()));
     // v = (3x, 5x): ∂v/∂x exact, ∂v/∂y = 0.
-    let grad: SMatrix<f64, 2, 2> = pts.iter().zip(&q).map(|(x, q)| Vector2::new(3.0 * x[0], 5.0 * x[0]) * q.transpose()).sum();
+    let grad: SMatrix<f64, 2, 2> = pts
+        .iter()
+        .zip(&q)
+        .map(|(x, q)| Vector2::new(3.0 * x[0], 5.0 * x[0]) * q.transpose())
+        .sum();
     assert!((grad - SMatrix::<f64, 2, 2>::new(3.0, 0.0, 5.0, 0.0)).norm() < 1e-12);
     // A non-finite moment matrix gives L = 0 rather than NaN.
     let (l, rank) = pseudo_inverse(&SMatrix::<f64, 2, 2>::from_element(f64::NAN), 1e-2);

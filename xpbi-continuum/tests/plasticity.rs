@@ -5,11 +5,14 @@ mod common;
 use common::{Rng, random_f};
 use nalgebra::{Matrix3, SVector, Vector2, Vector3};
 use proptest::prelude::*;
+use xpbi_continuum::XpbiError;
 use xpbi_continuum::material::Material;
 use xpbi_continuum::plasticity::*;
-use xpbi_continuum::XpbiError;
 
-const LAME: Lame = Lame { mu: 1.0e5, lambda: 1.5e5 };
+const LAME: Lame = Lame {
+    mu: 1.0e5,
+    lambda: 1.5e5,
+};
 const DT: f64 = 1e-3;
 
 fn dev<const D: usize>(e: &SVector<f64, D>) -> SVector<f64, D> {
@@ -30,7 +33,11 @@ fn strain_of(f: &Matrix3<f64>) -> Vector3<f64> {
 fn assert_idempotent(model: &PlasticModel, f: &Matrix3<f64>, state: &PlasticState) {
     let (fe, _) = model.return_map(f, state, &LAME, DT);
     let (fe2, _) = model.return_map(&fe, state, &LAME, DT);
-    assert!((fe2 - fe).norm() < 1e-10 * fe.norm(), "not idempotent: {}", (fe2 - fe).norm());
+    assert!(
+        (fe2 - fe).norm() < 1e-10 * fe.norm(),
+        "not idempotent: {}",
+        (fe2 - fe).norm()
+    );
 }
 
 proptest! {
@@ -164,13 +171,24 @@ fn herschel_bulkley_zero_viscosity_is_von_mises() {
     for _ in 0..50 {
         let f = random_f::<3>(&mut rng, 0.8, 1.2);
         let eps = strain_of(&f);
-        let vm = PlasticModel::VonMises(VonMises { yield_stress: 500.0, hardening_modulus: 0.0 });
+        let vm = PlasticModel::VonMises(VonMises {
+            yield_stress: 500.0,
+            hardening_modulus: 0.0,
+        });
         let (e_vm, _) = vm.project_strain(&eps, &PlasticState::default(), &LAME, DT);
         for h in [0.5, 1.0, 2.0] {
-            let hb = PlasticModel::HerschelBulkley(HerschelBulkley { yield_stress: 500.0, viscosity: 1e-12, exponent: h });
+            let hb = PlasticModel::HerschelBulkley(HerschelBulkley {
+                yield_stress: 500.0,
+                viscosity: 1e-12,
+                exponent: h,
+            });
             let (e_hb, _) = hb.project_strain(&eps, &PlasticState::default(), &LAME, DT);
             // Excess stress left: η^{1/h}-scaled, ≤ 1e-6 relative for η = 1e-12, h ≤ 2.
-            assert!((e_hb - e_vm).norm() <= 1e-6 * e_vm.norm().max(1e-3), "h = {h}: {}", (e_hb - e_vm).norm());
+            assert!(
+                (e_hb - e_vm).norm() <= 1e-6 * e_vm.norm().max(1e-3),
+                "h = {h}: {}",
+                (e_hb - e_vm).norm()
+            );
         }
     }
 }
@@ -179,10 +197,14 @@ fn herschel_bulkley_zero_viscosity_is_von_mises() {
 /// free when re-compressed by less than the stored volume, and case III consumes the correction.
 #[test]
 fn drucker_prager_volume_correction_absorbs_recompression() {
-    let dp = DruckerPrager { volume_correction: true, ..DruckerPrager::sand(30.0) };
+    let dp = DruckerPrager {
+        volume_correction: true,
+        ..DruckerPrager::sand(30.0)
+    };
     let model = PlasticModel::DruckerPrager(dp);
     // Expansion: ε = (0.01, 0.01, 0.01) → case II, v_c = 0.03.
-    let (e1, s1) = model.project_strain(&Vector3::repeat(0.01), &PlasticState::default(), &LAME, DT);
+    let (e1, s1) =
+        model.project_strain(&Vector3::repeat(0.01), &PlasticState::default(), &LAME, DT);
     assert_eq!(e1, Vector3::zeros());
     assert!((s1.volume_correction - 0.03).abs() < 1e-15);
     // Compression by tr ε = −0.02 < v_c: still stress free, correction reduced to 0.01.
@@ -191,7 +213,12 @@ fn drucker_prager_volume_correction_absorbs_recompression() {
     assert!((s2.volume_correction - 0.01).abs() < 1e-15);
     // Without correction the same compression is elastic (stressed).
     let plain = PlasticModel::DruckerPrager(DruckerPrager::sand(30.0));
-    let (e3, _) = plain.project_strain(&Vector3::repeat(-0.02 / 3.0), &PlasticState::default(), &LAME, DT);
+    let (e3, _) = plain.project_strain(
+        &Vector3::repeat(-0.02 / 3.0),
+        &PlasticState::default(),
+        &LAME,
+        DT,
+    );
     assert!(e3.sum() < -0.019);
 }
 
@@ -202,7 +229,10 @@ fn drucker_prager_klar_hardening() {
     let h = KlarHardening::KLAR_2016;
     assert!((h.friction_angle(0.0) - 25.0).abs() < 1e-12);
     assert!((drucker_prager_alpha(25.0) - 0.267765).abs() < 1e-6);
-    let dp = DruckerPrager { hardening: Some(h), ..DruckerPrager::sand(25.0) };
+    let dp = DruckerPrager {
+        hardening: Some(h),
+        ..DruckerPrager::sand(25.0)
+    };
     let model = PlasticModel::DruckerPrager(dp);
     let eps = Vector3::new(-0.05, 0.02, 0.0);
     let (_, st) = model.project_strain(&eps, &PlasticState::default(), &LAME, DT);
@@ -213,8 +243,16 @@ fn drucker_prager_klar_hardening() {
 /// 2D works through the same code (D generic): von Mises radius in 2D.
 #[test]
 fn von_mises_2d() {
-    let vm = PlasticModel::VonMises(VonMises { yield_stress: 1000.0, hardening_modulus: 0.0 });
-    let (e, _) = vm.project_strain(&Vector2::new(0.05, -0.02), &PlasticState::default(), &LAME, DT);
+    let vm = PlasticModel::VonMises(VonMises {
+        yield_stress: 1000.0,
+        hardening_modulus: 0.0,
+    });
+    let (e, _) = vm.project_strain(
+        &Vector2::new(0.05, -0.02),
+        &PlasticState::default(),
+        &LAME,
+        DT,
+    );
     assert!((2.0 * LAME.mu * deviatoric(&e).norm() - 1000.0).abs() < 1e-9);
     assert!((e.sum() - 0.03).abs() < 1e-15);
 }
@@ -223,46 +261,109 @@ fn von_mises_2d() {
 fn error_friction_angle_out_of_range() {
     for bad in [0.0, 90.0, -5.0, 120.0, f64::NAN] {
         let m = Material::sand_with_friction(bad);
-        assert!(matches!(m.validate(), Err(XpbiError::FrictionAngleOutOfRange { .. })), "{bad}");
-        let n = PlasticModel::Nacc(Nacc { friction_angle: bad, beta: 0.5, xi: 1.0 });
-        assert!(matches!(n.validate(), Err(XpbiError::FrictionAngleOutOfRange { .. })));
+        assert!(
+            matches!(m.validate(), Err(XpbiError::FrictionAngleOutOfRange { .. })),
+            "{bad}"
+        );
+        let n = PlasticModel::Nacc(Nacc {
+            friction_angle: bad,
+            beta: 0.5,
+            xi: 1.0,
+        });
+        assert!(matches!(
+            n.validate(),
+            Err(XpbiError::FrictionAngleOutOfRange { .. })
+        ));
     }
 }
 
 #[test]
 fn error_poisson_ratio_out_of_range() {
     for bad in [0.5, 0.7, -1.0, f64::INFINITY] {
-        let m = Material { poisson_ratio: bad, ..Material::sand() };
-        assert_eq!(m.validate(), Err(XpbiError::PoissonRatioOutOfRange { value: bad }));
+        let m = Material {
+            poisson_ratio: bad,
+            ..Material::sand()
+        };
+        assert_eq!(
+            m.validate(),
+            Err(XpbiError::PoissonRatioOutOfRange { value: bad })
+        );
     }
 }
 
 #[test]
 fn error_invalid_material_parameters() {
     let cases = [
-        Material { youngs_modulus: 0.0, ..Material::sand() },
-        Material { youngs_modulus: -1.0, ..Material::sand() },
-        Material { youngs_modulus: f64::NAN, ..Material::sand() },
-        Material { density: 0.0, ..Material::sand() },
-        Material { density: f64::INFINITY, ..Material::sand() },
         Material {
-            plasticity: PlasticModel::HerschelBulkley(HerschelBulkley { yield_stress: 1.0, viscosity: 1.0, exponent: 0.0 }),
+            youngs_modulus: 0.0,
+            ..Material::sand()
+        },
+        Material {
+            youngs_modulus: -1.0,
+            ..Material::sand()
+        },
+        Material {
+            youngs_modulus: f64::NAN,
+            ..Material::sand()
+        },
+        Material {
+            density: 0.0,
+            ..Material::sand()
+        },
+        Material {
+            density: f64::INFINITY,
+            ..Material::sand()
+        },
+        Material {
+            plasticity: PlasticModel::HerschelBulkley(HerschelBulkley {
+                yield_stress: 1.0,
+                viscosity: 1.0,
+                exponent: 0.0,
+            }),
             ..Material::toothpaste()
         },
-        Material { plasticity: PlasticModel::VonMises(VonMises { yield_stress: -1.0, hardening_modulus: 0.0 }), ..Material::clay() },
-        Material { plasticity: PlasticModel::Nacc(Nacc { friction_angle: 45.0, beta: -0.1, xi: 1.0 }), ..Material::snow() },
+        Material {
+            plasticity: PlasticModel::VonMises(VonMises {
+                yield_stress: -1.0,
+                hardening_modulus: 0.0,
+            }),
+            ..Material::clay()
+        },
+        Material {
+            plasticity: PlasticModel::Nacc(Nacc {
+                friction_angle: 45.0,
+                beta: -0.1,
+                xi: 1.0,
+            }),
+            ..Material::snow()
+        },
     ];
     for m in cases {
-        assert!(matches!(m.validate(), Err(XpbiError::InvalidParameter { .. })), "{m:?}");
+        assert!(
+            matches!(m.validate(), Err(XpbiError::InvalidParameter { .. })),
+            "{m:?}"
+        );
     }
 }
 
 /// Every preset is valid and stable under its own return mapping at rest (Z(I) = I).
 #[test]
 fn presets_are_valid() {
-    for m in [Material::sand(), Material::snow(), Material::clay(), Material::metal(), Material::toothpaste(), Material::honey()] {
+    for m in [
+        Material::sand(),
+        Material::snow(),
+        Material::clay(),
+        Material::metal(),
+        Material::toothpaste(),
+        Material::honey(),
+    ] {
         m.validate().unwrap();
-        let (fe, _) = m.plasticity.return_map(&Matrix3::identity(), &PlasticState::default(), &m.lame(), DT);
+        let (fe, _) = m.plasticity.return_map(
+            &Matrix3::identity(),
+            &PlasticState::default(),
+            &m.lame(),
+            DT,
+        );
         assert!((fe - Matrix3::identity()).norm() < 1e-12, "{m:?}");
     }
 }

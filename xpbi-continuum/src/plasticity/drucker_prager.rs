@@ -45,7 +45,12 @@ pub struct KlarHardening {
 
 impl KlarHardening {
     /// Klár's published values (35°, 9°, 0.2, 10°), giving φ(0) = 25°.
-    pub const KLAR_2016: Self = Self { h0: 35.0, h1: 9.0, h2: 0.2, h3: 10.0 };
+    pub const KLAR_2016: Self = Self {
+        h0: 35.0,
+        h1: 9.0,
+        h2: 0.2,
+        h3: 10.0,
+    };
 
     /// Friction angle (degrees) at hardening state `q`.
     pub fn friction_angle(&self, q: f64) -> f64 {
@@ -69,7 +74,12 @@ pub struct DruckerPrager {
 impl DruckerPrager {
     /// Cohesionless sand without hardening.
     pub fn sand(friction_angle: f64) -> Self {
-        Self { friction_angle, hardening: None, cohesion: 0.0, volume_correction: false }
+        Self {
+            friction_angle,
+            hardening: None,
+            cohesion: 0.0,
+            volume_correction: false,
+        }
     }
 
     /// Checks φ ∈ (0°, 90°) (also for the hardening curve at q = 0 and q → ∞) and c₀ ≥ 0.
@@ -79,7 +89,10 @@ impl DruckerPrager {
             Some(h) => {
                 for v in [h.h0, h.h1, h.h2, h.h3] {
                     if !v.is_finite() {
-                        return Err(XpbiError::InvalidParameter { name: "Klár hardening", value: v });
+                        return Err(XpbiError::InvalidParameter {
+                            name: "Klár hardening",
+                            value: v,
+                        });
                     }
                 }
                 check_finite_nonneg("Klár h2", h.h2)?;
@@ -105,7 +118,11 @@ impl DruckerPrager {
         lame: &Lame,
     ) -> (SVector<f64, D>, PlasticState) {
         let d = D as f64;
-        let vc = if self.volume_correction { state.volume_correction } else { 0.0 };
+        let vc = if self.volume_correction {
+            state.volume_correction
+        } else {
+            0.0
+        };
         let shift = SVector::<f64, D>::repeat(self.cohesion);
         let eps_s = eps - shift + SVector::repeat(vc / d);
         let trace = eps_s.sum();
@@ -117,7 +134,8 @@ impl DruckerPrager {
             next.hardening += eps_s.norm();
             shift
         } else {
-            let delta_gamma = dev_norm + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace * alpha;
+            let delta_gamma =
+                dev_norm + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace * alpha;
             if delta_gamma <= 0.0 || dev_norm == 0.0 {
                 return (*eps, *state);
             }

@@ -35,7 +35,10 @@ impl HerschelBulkley {
         check_finite_nonneg("Herschel-Bulkley yield stress", self.yield_stress)?;
         check_finite_nonneg("Herschel-Bulkley viscosity", self.viscosity)?;
         if !(self.exponent.is_finite() && self.exponent > 0.0) {
-            return Err(XpbiError::InvalidParameter { name: "Herschel-Bulkley exponent", value: self.exponent });
+            return Err(XpbiError::InvalidParameter {
+                name: "Herschel-Bulkley exponent",
+                value: self.exponent,
+            });
         }
         Ok(())
     }
@@ -48,7 +51,11 @@ impl HerschelBulkley {
         }
         let inv_h = 1.0 / self.exponent;
         let c = self.viscosity.powf(inv_h) * excess.powf(1.0 - inv_h) / (2.0 * mu * dt);
-        let t = if self.exponent == 1.0 { c / (1.0 + c) } else { solve_herschel_bulkley(c, self.exponent) };
+        let t = if self.exponent == 1.0 {
+            c / (1.0 + c)
+        } else {
+            solve_herschel_bulkley(c, self.exponent)
+        };
         self.yield_stress + t * excess
     }
 
@@ -67,7 +74,13 @@ impl HerschelBulkley {
         }
         let s = self.relaxed_stress(s_trial, lame.mu, dt);
         let eps_new = SVector::repeat(eps.sum() / D as f64) + dev * (s / s_trial);
-        (eps_new, PlasticState { hardening: state.hardening + norm - s / (2.0 * lame.mu), ..*state })
+        (
+            eps_new,
+            PlasticState {
+                hardening: state.hardening + norm - s / (2.0 * lame.mu),
+                ..*state
+            },
+        )
     }
 }
 
@@ -102,14 +115,22 @@ pub fn solve_herschel_bulkley(c: f64, h: f64) -> f64 {
         } else {
             hi = t;
         }
-        let df = if t > 0.0 { inv_h * t.powf(inv_h - 1.0) + c } else { f64::INFINITY };
+        let df = if t > 0.0 {
+            inv_h * t.powf(inv_h - 1.0) + c
+        } else {
+            f64::INFINITY
+        };
         let step = ft / df;
         if step.abs() <= 2.0 * f64::EPSILON * t {
             // Converged: the Newton correction is below one ulp of t.
             return (t - step).clamp(lo, hi);
         }
         let newton = t - step;
-        t = if newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
+        t = if newton > lo && newton < hi {
+            newton
+        } else {
+            0.5 * (lo + hi)
+        };
         if hi - lo <= 4.0 * f64::EPSILON * hi {
             break;
         }

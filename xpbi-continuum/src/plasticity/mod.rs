@@ -160,7 +160,12 @@ impl<const D: usize> Principal<D> {
 pub fn principal<const D: usize>(f: &SMatrix<f64, D, D>) -> Principal<D> {
     let (u, sigma, v) = xpbd_core::energy::svd::rotation_variant_svd(f);
     let eps = sigma.map(|s| s.max(MIN_SINGULAR_VALUE).ln());
-    Principal { u, v_t: v.transpose(), sigma, eps }
+    Principal {
+        u,
+        v_t: v.transpose(),
+        sigma,
+        eps,
+    }
 }
 
 /// Deviatoric part `ε̂ = ε − (tr ε / d) 1`.
@@ -169,7 +174,11 @@ pub fn deviatoric<const D: usize>(eps: &SVector<f64, D>) -> SVector<f64, D> {
 }
 
 pub(crate) fn check_finite_nonneg(name: &'static str, value: f64) -> Result<(), XpbiError> {
-    if value.is_finite() && value >= 0.0 { Ok(()) } else { Err(XpbiError::InvalidParameter { name, value }) }
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(XpbiError::InvalidParameter { name, value })
+    }
 }
 
 pub(crate) fn check_friction_angle(degrees: f64) -> Result<(), XpbiError> {

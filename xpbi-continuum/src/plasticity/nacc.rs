@@ -84,7 +84,10 @@ impl Nacc {
         let (p, q) = Self::invariants(eps, lame);
         let tip = |p_tip: f64| {
             let eps_new = SVector::<f64, D>::repeat(-p_tip / (kappa * d));
-            let next = PlasticState { hardening: state.hardening + eps.sum() - eps_new.sum(), ..*state };
+            let next = PlasticState {
+                hardening: state.hardening + eps.sum() - eps_new.sum(),
+                ..*state
+            };
             (eps_new, next)
         };
         if p > p0 {
@@ -99,7 +102,9 @@ impl Nacc {
         }
         let m2 = self.m(D).powi(2);
         let one_2b = 1.0 + 2.0 * self.beta;
-        let q_new = (m2 * (-(p + self.beta * p0) * (p - p0)) / one_2b).max(0.0).sqrt();
+        let q_new = (m2 * (-(p + self.beta * p0) * (p - p0)) / one_2b)
+            .max(0.0)
+            .sqrt();
         let dev = deviatoric(eps);
         let eps_new = SVector::repeat(eps.sum() / d) + dev * (q_new / q);
         // Hardening: intersection of the ray (p_c, 0) → (p, q) with the ellipse.

@@ -50,6 +50,12 @@ impl VonMises {
             return (*eps, *state);
         }
         let new_eps = eps - dev * (delta_gamma / norm);
-        (new_eps, PlasticState { hardening: state.hardening + delta_gamma, ..*state })
+        (
+            new_eps,
+            PlasticState {
+                hardening: state.hardening + delta_gamma,
+                ..*state
+            },
+        )
     }
 }

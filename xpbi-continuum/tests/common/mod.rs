@@ -51,7 +51,9 @@ pub fn lattice_neighbourhood<const D: usize>(
         if half_space && idx[D - 1] < 0 {
             continue;
         }
-        let x = SVector::<f64, D>::from_fn(|a, _| idx[a] as f64 * dx + jitter * dx * rng.uniform(-1.0, 1.0));
+        let x = SVector::<f64, D>::from_fn(|a, _| {
+            idx[a] as f64 * dx + jitter * dx * rng.uniform(-1.0, 1.0)
+        });
         if x.norm() < radius * 0.999 && (!half_space || x[D - 1] >= 0.0) {
             out.push(x);
         }

@@ -1,0 +1,567 @@
+//! The XPBI inelastic constraint set as a constraint kind of the XPBD core
+//! (`xpbd_core::constraint::ConstraintKind`), so continuum particles live in the core's particle
+//! store and are solved in the same loop as cloth, contacts and colliders (design sketch §1).
+//!
+//! Per substep (XPBI Algorithm 1, reference notes §1.3):
+//!
+//! * `begin_substep` (x = xⁿ): grid + neighbour lists on xⁿ, Vⁿ = V⁰ det Fⁿ, corrected weights
+//!   `q_b = V_bⁿ L_p ∇W_b(x_pⁿ)`, `q_p = −Σ q_b`, XSPH weights `V_b W_pb`, and the spatial
+//!   colouring schedule (3^d colours, cell = support; conflict-free, see `xpbd_core::spatial`).
+//! * iterations (the core): constraint `p` has stencil `{p} ∪ N(p)`; `C_p`, `∇C_p` come from
+//!   the candidate positions through [`crate::constraint::evaluate`], with `Z` applied inside
+//!   every evaluation (implicit plasticity) unless `plasticity_in_loop` is off (semi-implicit).
+//! * `end_substep` (v = (x − xⁿ)/Δt): XSPH `v_p += c Σ_b V_b (v_b − v_p) W_pb` (c = 0.01),
+//!   `x = xⁿ + Δt v`, then `F^{n+1} = Z((I + Δt∇v^{n+1}) Fⁿ)` with the final velocities and the
+//!   hardening state committed.
+
+use std::time::Instant;
+
+use nalgebra::{SMatrix, SVector};
+use rayon::prelude::*;
+use xpbd_core::constraint::{ConstraintKind, SubstepContext};
+use xpbd_core::schedule::Schedule;
+use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGrid};
+use xpbd_core::{BuildError, Particles};
+
+use crate::constraint::evaluate;
+use crate::correction::{DEFAULT_PINV_THRESHOLD, corrected_weights};
+use crate::error::XpbiError;
+use crate::kernel::WendlandC2;
+use crate::material::Material;
+use crate::plasticity::{Lame, PlasticState};
+
+/// Rows per parallel work item when building the per-step data (fixed: thread-count independent).
+const ROWS_PER_CHUNK: usize = 512;
+/// Smallest number of constraints per task of the coloured sweep.
+const TASK_CONSTRAINTS: u32 = 128;
+
+/// Settings of an XPBI continuum.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct XpbiSettings {
+    /// Particle spacing Δx (m).
+    pub spacing: f64,
+    /// Kernel support radius over spacing (default 2).
+    pub support_over_spacing: f64,
+    /// Pseudo-inverse threshold on the singular values of the moment matrix.
+    pub pinv_threshold: f64,
+    /// Implicit plasticity (Z inside every iteration); `false` = semi-implicit (Z at the end).
+    pub plasticity_in_loop: bool,
+    /// XSPH coefficient c (XPBI: 0.01).
+    pub xsph: f64,
+    /// Cell colouring of the coloured Gauss–Seidel sweep.
+    pub colour_scheme: ColourScheme,
+    /// Building fails if two particles are closer than this × spacing.
+    pub min_distance_ratio: f64,
+    /// CFL number: Δt ≤ cfl · support / max|v|.
+    pub cfl: f64,
+}
+
+impl XpbiSettings {
+    /// Defaults for a spacing: support 2Δx, threshold 1e-2, implicit plasticity, XSPH 0.01,
+    /// 3^d colours, minimum distance 0.5Δx, CFL 0.4.
+    pub fn new(spacing: f64) -> Self {
+        Self {
+            spacing,
+            support_over_spacing: crate::kernel::DEFAULT_SUPPORT_OVER_SPACING,
+            pinv_threshold: DEFAULT_PINV_THRESHOLD,
+            plasticity_in_loop: true,
+            xsph: 0.01,
+            colour_scheme: ColourScheme::ThreePerAxis,
+            min_distance_ratio: 0.5,
+            cfl: 0.4,
+        }
+    }
+
+    /// Kernel support radius (m).
+    pub fn support(&self) -> f64 {
+        self.spacing * self.support_over_spacing
+    }
+
+    fn validate(&self) -> Result<(), XpbiError> {
+        let positive = |name, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(XpbiError::InvalidParameter { name, value: v })
+            }
+        };
+        positive("spacing", self.spacing)?;
+        positive("support_over_spacing", self.support_over_spacing)?;
+        positive("pinv_threshold", self.pinv_threshold)?;
+        positive("cfl", self.cfl)?;
+        if !(self.xsph.is_finite() && (0.0..=1.0).contains(&self.xsph)) {
+            return Err(XpbiError::InvalidParameter {
+                name: "xsph",
+                value: self.xsph,
+            });
+        }
+        if !(self.min_distance_ratio.is_finite() && self.min_distance_ratio >= 0.0) {
+            return Err(XpbiError::InvalidParameter {
+                name: "min_distance_ratio",
+                value: self.min_distance_ratio,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Wall-clock time of the last `begin_substep` (s).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct XpbiTimings {
+    /// Grid + neighbour lists.
+    pub neighbour_search: f64,
+    /// Vⁿ, L_p, corrected weights, schedule.
+    pub frozen_data: f64,
+}
+
+/// One XPBI constraint per member particle (see the module docs).
+#[derive(Debug, Clone)]
+pub struct XpbiContinuum<const D: usize> {
+    settings: XpbiSettings,
+    material: Material,
+    lame: Lame,
+    kernel: WendlandC2<D>,
+    members: Vec<u32>,
+    rest_volume: Vec<f64>,
+    inv_rest_volume: Vec<f64>,
+    f: Vec<SMatrix<f64, D, D>>,
+    state: Vec<PlasticState>,
+    backup: Option<(Vec<SMatrix<f64, D, D>>, Vec<PlasticState>)>,
+    // Per-step frozen data.
+    xn: Vec<SVector<f64, D>>,
+    stencil_offsets: Vec<u32>,
+    stencil: Vec<u32>,
+    weights: Vec<SVector<f64, D>>,
+    xsph_weights: Vec<f64>,
+    schedule: Schedule,
+    dt: f64,
+    timings: XpbiTimings,
+}
+
+impl<const D: usize> XpbiContinuum<D> {
+    /// Continuum over the particles `members` of `particles` with rest volumes `rest_volume`,
+    /// undeformed (`F = I`). Checks the material, settings, volumes, finiteness and the minimum
+    /// particle distance.
+    pub fn new(
+        particles: &Particles<D>,
+        members: Vec<u32>,
+        rest_volume: Vec<f64>,
+        material: Material,
+        settings: XpbiSettings,
+    ) -> Result<Self, XpbiError> {
+        material.validate()?;
+        settings.validate()?;
+        let kernel = WendlandC2::new(settings.support())?;
+        if rest_volume.len() != members.len() {
+            return Err(XpbiError::InvalidParameter {
+                name: "rest_volume length",
+                value: rest_volume.len() as f64,
+            });
+        }
+        for (i, &v) in rest_volume.iter().enumerate() {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(XpbiError::InvalidVolume {
+                    index: members[i] as usize,
+                    value: v,
+                });
+            }
+        }
+        for &m in &members {
+            let m = m as usize;
+            if m >= particles.len() {
+                return Err(XpbiError::InvalidParameter {
+                    name: "member index",
+                    value: m as f64,
+                });
+            }
+            if !particles.x[m].iter().all(|c| c.is_finite()) {
+                return Err(XpbiError::NonFiniteState {
+                    index: m,
+                    field: "position",
+                });
+            }
+            if !particles.v[m].iter().all(|c| c.is_finite()) {
+                return Err(XpbiError::NonFiniteState {
+                    index: m,
+                    field: "velocity",
+                });
+            }
+        }
+        let positions: Vec<_> = members.iter().map(|&m| particles.x[m as usize]).collect();
+        let min_distance = settings.min_distance_ratio * settings.spacing;
+        if min_distance > 0.0 {
+            let grid = UniformGrid::build(&positions, min_distance)?;
+            let nl = NeighbourLists::build(&grid, &positions, min_distance)?;
+            if let Some(p) = (0..positions.len()).find(|&p| !nl.neighbours(p).is_empty()) {
+                let b = nl.neighbours(p)[0] as usize;
+                return Err(XpbiError::ParticlesTooClose {
+                    a: members[p] as usize,
+                    b: members[b] as usize,
+                    distance: (positions[p] - positions[b]).norm(),
+                    minimum: min_distance,
+                });
+            }
+        }
+        let n = members.len();
+        let mut continuum = Self {
+            settings,
+            material,
+            lame: material.lame(),
+            kernel,
+            inv_rest_volume: rest_volume.iter().map(|v| 1.0 / v).collect(),
+            rest_volume,
+            f: vec![SMatrix::identity(); n],
+            state: vec![PlasticState::default(); n],
+            members,
+            backup: None,
+            xn: Vec::new(),
+            stencil_offsets: Vec::new(),
+            stencil: Vec::new(),
+            weights: Vec::new(),
+            xsph_weights: Vec::new(),
+            schedule: Schedule::default(),
+            dt: 1.0,
+            timings: XpbiTimings::default(),
+        };
+        continuum.rebuild(particles)?;
+        Ok(continuum)
+    }
+
+    /// The material.
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+    /// The settings.
+    pub fn settings(&self) -> &XpbiSettings {
+        &self.settings
+    }
+    /// Global particle ids of the members (constraint `c` belongs to `members()[c]`).
+    pub fn members(&self) -> &[u32] {
+        &self.members
+    }
+    /// Elastic deformation gradients Fⁿ (per member).
+    pub fn deformation_gradients(&self) -> &[SMatrix<f64, D, D>] {
+        &self.f
+    }
+    /// Plastic states (per member).
+    pub fn plastic_states(&self) -> &[PlasticState] {
+        &self.state
+    }
+    /// Rest volumes V⁰ (per member).
+    pub fn rest_volumes(&self) -> &[f64] {
+        &self.rest_volume
+    }
+    /// Timings of the last per-step rebuild.
+    pub fn timings(&self) -> XpbiTimings {
+        self.timings
+    }
+    /// Σ_p |N(p)| of the current neighbour lists.
+    pub fn total_neighbours(&self) -> usize {
+        self.stencil.len() - self.members.len()
+    }
+    /// Switches implicit / semi-implicit plasticity.
+    pub fn set_plasticity_in_loop(&mut self, in_loop: bool) {
+        self.settings.plasticity_in_loop = in_loop;
+    }
+
+    /// Bytes held per member particle by this block (capacity of every buffer).
+    pub fn bytes_per_particle(&self) -> f64 {
+        let v = std::mem::size_of::<SVector<f64, D>>();
+        let m = std::mem::size_of::<SMatrix<f64, D, D>>();
+        let bytes = self.members.capacity() * 4
+            + (self.rest_volume.capacity() + self.inv_rest_volume.capacity()) * 8
+            + self.f.capacity() * m
+            + self.state.capacity() * std::mem::size_of::<PlasticState>()
+            + self
+                .backup
+                .as_ref()
+                .map_or(0, |(f, s)| f.capacity() * m + s.capacity() * 16)
+            + self.xn.capacity() * v
+            + self.stencil_offsets.capacity() * 4
+            + self.stencil.capacity() * 4
+            + self.weights.capacity() * v
+            + self.xsph_weights.capacity() * 8
+            + (self.schedule.order.capacity() * 4
+                + self
+                    .schedule
+                    .colours
+                    .iter()
+                    .map(|c| c.capacity() * 8)
+                    .sum::<usize>());
+        bytes as f64 / self.members.len().max(1) as f64
+    }
+
+    /// Checks `Δt ≤ cfl · H / max|v|` over the members.
+    pub fn check_time_step(&self, particles: &Particles<D>, dt: f64) -> Result<(), XpbiError> {
+        let max_speed = self
+            .members
+            .iter()
+            .map(|&m| particles.v[m as usize].norm())
+            .fold(0.0, f64::max);
+        let bound = self.settings.cfl * self.kernel.support() / max_speed;
+        if !(dt.is_finite() && dt > 0.0) || dt > bound {
+            return Err(XpbiError::TimeStepOverCfl {
+                dt,
+                bound,
+                max_speed,
+            });
+        }
+        Ok(())
+    }
+
+    /// Rebuilds the per-step frozen data from the current positions (called by `begin_substep`).
+    fn rebuild(&mut self, particles: &Particles<D>) -> Result<(), XpbiError> {
+        let t0 = Instant::now();
+        let support = self.kernel.support();
+        let positions: Vec<SVector<f64, D>> = self
+            .members
+            .iter()
+            .map(|&m| particles.x[m as usize])
+            .collect();
+        let cell = self.settings.colour_scheme.min_cell_size(support);
+        let grid = UniformGrid::build(&positions, cell)?;
+        let nl = NeighbourLists::build(&grid, &positions, support)?;
+        let t1 = Instant::now();
+
+        self.xn.clear();
+        self.xn.extend_from_slice(&particles.x);
+        let volume: Vec<f64> = self
+            .rest_volume
+            .par_iter()
+            .zip(self.f.par_iter())
+            .map(|(v0, f)| v0 * crate::constraint::determinant(f))
+            .collect();
+        let n = self.members.len();
+        self.stencil_offsets.clear();
+        self.stencil_offsets
+            .extend(nl.offsets().iter().enumerate().map(|(p, &o)| o + p as u32));
+        let total = self.stencil_offsets[n] as usize;
+        self.stencil.resize(total, 0);
+        self.weights.resize(total, SVector::zeros());
+        self.xsph_weights.resize(total, 0.0);
+        // Split the outputs into per-chunk slices (rows of a chunk are contiguous), then fill in
+        // parallel; each chunk's content depends only on its rows.
+        let mut jobs = Vec::with_capacity(n.div_ceil(ROWS_PER_CHUNK));
+        {
+            let (mut s, mut w, mut x) = (
+                &mut self.stencil[..],
+                &mut self.weights[..],
+                &mut self.xsph_weights[..],
+            );
+            let mut consumed = 0usize;
+            for chunk in 0..n.div_ceil(ROWS_PER_CHUNK) {
+                let rows = chunk * ROWS_PER_CHUNK..((chunk + 1) * ROWS_PER_CHUNK).min(n);
+                let end = self.stencil_offsets[rows.end] as usize;
+                let len = end - consumed;
+                let (s0, s1) = s.split_at_mut(len);
+                let (w0, w1) = w.split_at_mut(len);
+                let (x0, x1) = x.split_at_mut(len);
+                jobs.push((rows, s0, w0, x0));
+                (s, w, x) = (s1, w1, x1);
+                consumed = end;
+            }
+        }
+        let (members, kernel, threshold, offsets) = (
+            &self.members,
+            &self.kernel,
+            self.settings.pinv_threshold,
+            &self.stencil_offsets,
+        );
+        jobs.into_par_iter().for_each(|(rows, s, w, xw)| {
+            let base = offsets[rows.start] as usize;
+            let mut q = Vec::new();
+            for p in rows {
+                let o = offsets[p] as usize - base;
+                let nb = nl.neighbours(p);
+                let xp = positions[p];
+                corrected_weights(
+                    kernel,
+                    threshold,
+                    &xp,
+                    nb.iter()
+                        .map(|&b| (positions[b as usize], volume[b as usize])),
+                    &mut q,
+                );
+                s[o] = members[p];
+                let mut sum = SVector::<f64, D>::zeros();
+                for (k, &b) in nb.iter().enumerate() {
+                    s[o + 1 + k] = members[b as usize];
+                    w[o + 1 + k] = q[k];
+                    sum += q[k];
+                    xw[o + 1 + k] =
+                        volume[b as usize] * kernel.value((positions[b as usize] - xp).norm());
+                }
+                w[o] = -sum;
+                xw[o] = 0.0;
+            }
+        });
+        // Schedule: colours → cells → particles of the cell (local constraint ids). Consecutive
+        // cells of one colour are merged into tasks of at least TASK_CONSTRAINTS constraints
+        // (a merged task runs sequentially, so conflict-freedom is kept) to amortise the
+        // per-task synchronisation of the parallel sweep.
+        let colouring = CellColouring::build(&grid, self.settings.colour_scheme, support)?;
+        self.schedule.order.clear();
+        self.schedule.colours.clear();
+        for colour in colouring.colours() {
+            let mut tasks = Vec::new();
+            let mut start = self.schedule.order.len() as u32;
+            for &cell in colour {
+                self.schedule
+                    .order
+                    .extend_from_slice(grid.cell_particles(cell as usize));
+                let end = self.schedule.order.len() as u32;
+                if end - start >= TASK_CONSTRAINTS {
+                    tasks.push(start..end);
+                    start = end;
+                }
+            }
+            let end = self.schedule.order.len() as u32;
+            if end > start {
+                tasks.push(start..end);
+            }
+            self.schedule.colours.push(tasks);
+        }
+        self.timings = XpbiTimings {
+            neighbour_search: (t1 - t0).as_secs_f64(),
+            frozen_data: t1.elapsed().as_secs_f64(),
+        };
+        Ok(())
+    }
+
+    /// `Δt∇v_p` of member `c` at positions `x` (global array).
+    fn displacement_gradient(&self, c: usize, x: &[SVector<f64, D>]) -> SMatrix<f64, D, D> {
+        let r = self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize;
+        let mut g = SMatrix::<f64, D, D>::zeros();
+        for (k, q) in self.stencil[r.clone()].iter().zip(&self.weights[r]) {
+            let k = *k as usize;
+            g += (x[k] - self.xn[k]) * q.transpose();
+        }
+        g
+    }
+
+    /// End of substep: XSPH, consistent positions, F update with hardening commit.
+    fn finish_substep(&mut self, particles: &mut Particles<D>, h: f64) {
+        let c = self.settings.xsph;
+        if c > 0.0 {
+            let smoothed: Vec<SVector<f64, D>> = (0..self.members.len())
+                .into_par_iter()
+                .map(|i| {
+                    let p = self.members[i] as usize;
+                    let r =
+                        self.stencil_offsets[i] as usize + 1..self.stencil_offsets[i + 1] as usize;
+                    let vp = particles.v[p];
+                    let mut dv = SVector::<f64, D>::zeros();
+                    for (b, w) in self.stencil[r.clone()].iter().zip(&self.xsph_weights[r]) {
+                        dv += (particles.v[*b as usize] - vp) * *w;
+                    }
+                    vp + dv * c
+                })
+                .collect();
+            for (i, v) in smoothed.into_iter().enumerate() {
+                let p = self.members[i] as usize;
+                if particles.inv_mass[p] > 0.0 {
+                    particles.v[p] = v;
+                    particles.x[p] = particles.x_prev[p] + v * h;
+                }
+            }
+        }
+        let x = &particles.x;
+        let updated: Vec<(SMatrix<f64, D, D>, PlasticState)> = (0..self.members.len())
+            .into_par_iter()
+            .map(|i| {
+                let g = self.displacement_gradient(i, x);
+                let f_trial = (SMatrix::<f64, D, D>::identity() + g) * self.f[i];
+                self.material
+                    .plasticity
+                    .return_map(&f_trial, &self.state[i], &self.lame, h)
+            })
+            .collect();
+        for (i, (f, s)) in updated.into_iter().enumerate() {
+            self.f[i] = f;
+            self.state[i] = s;
+        }
+    }
+}
+
+impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
+    const NAME: &'static str = "xpbi";
+
+    fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    fn stencil(&self, c: usize) -> &[u32] {
+        &self.stencil[self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize]
+    }
+
+    /// α = 1/V⁰ (XPBI §4: Φ = V⁰Ψ = C²/(2α)).
+    fn compliance(&self, c: usize) -> f64 {
+        self.inv_rest_volume[c]
+    }
+
+    #[inline]
+    fn evaluate(&self, c: usize, xs: &[SVector<f64, D>], grad: &mut [SVector<f64, D>]) -> f64 {
+        let r = self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize;
+        let idx = &self.stencil[r.clone()];
+        let q = &self.weights[r];
+        let mut g = SMatrix::<f64, D, D>::zeros();
+        for k in 0..idx.len() {
+            g += (xs[k] - self.xn[idx[k] as usize]) * q[k].transpose();
+        }
+        let e = evaluate(
+            &g,
+            &self.f[c],
+            &self.lame,
+            &self.material.plasticity,
+            &self.state[c],
+            self.dt,
+            self.settings.plasticity_in_loop,
+        );
+        for k in 0..idx.len() {
+            grad[k] = e.gradient_factor * q[k];
+        }
+        e.value
+    }
+
+    fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
+        self.dt = ctx.h;
+        if let Err(e) = self.rebuild(particles) {
+            // Non-finite or escaped particles: keep last step's topology; the core's state check
+            // reports the offending particle and rolls the step back.
+            debug_assert!(false, "xpbi rebuild failed: {e}");
+        }
+    }
+
+    fn end_substep(&mut self, particles: &mut Particles<D>, _lambda: &[f64], ctx: &SubstepContext) {
+        self.finish_substep(particles, ctx.h);
+    }
+
+    fn checkpoint(&mut self) {
+        match &mut self.backup {
+            Some((f, s)) => {
+                f.clone_from(&self.f);
+                s.clone_from(&self.state);
+            }
+            None => self.backup = Some((self.f.clone(), self.state.clone())),
+        }
+    }
+
+    fn rollback(&mut self) {
+        if let Some((f, s)) = &self.backup {
+            self.f.clone_from(f);
+            self.state.clone_from(s);
+        }
+    }
+
+    fn dynamic_topology(&self) -> bool {
+        true
+    }
+
+    fn own_schedule(&self) -> Option<&Schedule> {
+        Some(&self.schedule)
+    }
+
+    fn validate(&self) -> Result<(), BuildError> {
+        Ok(())
+    }
+}

@@ -1,0 +1,133 @@
+//! Measurements on particle sets: pile height, runout, free-surface slope, nearest-neighbour
+//! statistics.
+
+use nalgebra::SVector;
+use xpbd_core::spatial::UniformGrid;
+
+/// `p`-th percentile (0–100) by nearest rank of unsorted values (copied).
+pub fn percentile(values: &[f64], p: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * (v.len() - 1) as f64).round() as usize;
+    v[rank.min(v.len() - 1)]
+}
+
+/// Horizontal distance of every particle from the axis through `centre` (last axis is vertical).
+pub fn horizontal_distances<const D: usize>(
+    x: &[SVector<f64, D>],
+    centre: &SVector<f64, D>,
+) -> Vec<f64> {
+    x.iter()
+        .map(|p| {
+            let mut d = p - centre;
+            d[D - 1] = 0.0;
+            d.norm()
+        })
+        .collect()
+}
+
+/// Nearest-neighbour distances (each particle to its closest other particle; `NaN` if none
+/// within `search_radius`).
+pub fn nearest_neighbour_distances<const D: usize>(
+    x: &[SVector<f64, D>],
+    search_radius: f64,
+) -> Vec<f64> {
+    let Ok(grid) = UniformGrid::build(x, search_radius) else {
+        return vec![f64::NAN; x.len()];
+    };
+    (0..x.len())
+        .map(|p| {
+            let mut best = f64::INFINITY;
+            grid.for_each_within(x, &x[p], search_radius, |b| {
+                if b != p {
+                    best = best.min((x[b] - x[p]).norm());
+                }
+            });
+            if best.is_finite() { best } else { f64::NAN }
+        })
+        .collect()
+}
+
+/// Mean and standard deviation of the finite nearest-neighbour distances, over `spacing`.
+pub fn nn_statistics<const D: usize>(x: &[SVector<f64, D>], spacing: f64) -> (f64, f64, f64) {
+    let d: Vec<f64> = nearest_neighbour_distances(x, 3.0 * spacing)
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .collect();
+    let n = d.len().max(1) as f64;
+    let mean = d.iter().sum::<f64>() / n;
+    let var = d.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+    let min = d.iter().copied().fold(f64::INFINITY, f64::min);
+    (mean / spacing, var.sqrt() / spacing, min / spacing)
+}
+
+/// Observables of a granular pile (vertical = last axis).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PileObservables {
+    /// 99th percentile of the particle heights (m).
+    pub height: f64,
+    /// 95th percentile of the horizontal distance from the initial column axis (m).
+    pub runout: f64,
+    /// Free-surface slope angle (degrees) fitted between 20 % and 80 % of the height.
+    pub slope_degrees: f64,
+    /// Mean nearest-neighbour distance over the spacing.
+    pub nn_mean: f64,
+    /// Standard deviation of the nearest-neighbour distance over the spacing.
+    pub nn_std: f64,
+    /// Smallest nearest-neighbour distance over the spacing.
+    pub nn_min: f64,
+}
+
+/// Measures a pile around the vertical axis through `centre`.
+pub fn pile_observables<const D: usize>(
+    x: &[SVector<f64, D>],
+    centre: &SVector<f64, D>,
+    spacing: f64,
+) -> PileObservables {
+    let heights: Vec<f64> = x.iter().map(|p| p[D - 1]).collect();
+    let r = horizontal_distances(x, centre);
+    let height = percentile(&heights, 99.0);
+    let runout = percentile(&r, 95.0);
+    let slope_degrees = surface_slope(&r, &heights, spacing, height);
+    let (nn_mean, nn_std, nn_min) = nn_statistics(x, spacing);
+    PileObservables {
+        height,
+        runout,
+        slope_degrees,
+        nn_mean,
+        nn_std,
+        nn_min,
+    }
+}
+
+/// Slope of the free surface: the top of each radial bin of width 2Δx, least-squares line through
+/// the bin tops with heights in [0.2 h, 0.8 h] (h = pile height); returns atan(−slope) in degrees.
+pub fn surface_slope(r: &[f64], z: &[f64], spacing: f64, height: f64) -> f64 {
+    let bin = 2.0 * spacing;
+    let nbins = (r.iter().copied().fold(0.0, f64::max) / bin).ceil() as usize + 1;
+    let mut top = vec![f64::NEG_INFINITY; nbins];
+    for (ri, zi) in r.iter().zip(z) {
+        let b = (ri / bin) as usize;
+        top[b] = top[b].max(*zi);
+    }
+    let pts: Vec<(f64, f64)> = top
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.is_finite() && **t >= 0.2 * height && **t <= 0.8 * height)
+        .map(|(b, t)| ((b as f64 + 0.5) * bin, *t))
+        .collect();
+    if pts.len() < 2 {
+        return f64::NAN;
+    }
+    let n = pts.len() as f64;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / n,
+        pts.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    (-sxy / sxx).atan().to_degrees()
+}
