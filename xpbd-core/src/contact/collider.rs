@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::ContactOptions;
 use super::error::{ContactError, check_finite, check_size};
-use super::friction::{Friction, apply_coulomb_friction, check_restitution, restitution_impulse};
+use super::friction::{Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse};
 use super::shape::{Pose, Shape};
 use crate::constraint::{ConstraintKind, SubstepContext};
 use crate::{BuildError, Particles, Vector};
@@ -134,6 +134,7 @@ pub struct ColliderContacts<const D: usize> {
     stencil: Vec<[u32; 1]>,
     collider_of: Vec<u32>,
     v_pre: Vec<Vector<D>>,
+    friction_used: TangentialBudget,
     regenerated: bool,
 }
 
@@ -152,6 +153,7 @@ impl<const D: usize> ColliderContacts<D> {
             stencil: Vec::new(),
             collider_of: Vec::new(),
             v_pre: Vec::new(),
+            friction_used: TangentialBudget::default(),
             regenerated: false,
         })
     }
@@ -356,7 +358,7 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
         x_prev: &[Vector<D>],
         w: &[f64],
         lambda: f64,
-        delta_lambda: f64,
+        _delta_lambda: f64,
         _h: f64,
     ) -> bool {
         let k = self.collider_of[c] as usize;
@@ -367,6 +369,8 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
         let obstacle = self.collider_displacement(k, &xs[0]);
         apply_coulomb_friction(
             friction,
+            &self.friction_used,
+            c,
             idx,
             xs,
             grad,
@@ -374,7 +378,6 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
             w,
             obstacle,
             lambda,
-            delta_lambda,
         )
     }
 
@@ -384,6 +387,8 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
         if self.regenerated {
             self.generate(particles, ctx);
         }
+        let n_contacts = self.len();
+        self.friction_used.reset(n_contacts);
         self.v_pre.clear();
         self.v_pre
             .extend(self.stencil.iter().map(|s| particles.v[s[0] as usize]));

@@ -12,15 +12,20 @@
 //! Coulomb's law at the position level (Müller et al. 2020, "Detailed Rigid Body Simulation
 //! with Extended Position Based Dynamics", §3.5; Macklin et al. 2019 "Small Steps", eqs. 11–12,
 //! after Macklin et al. 2014 "Unified Particle Physics", eqs. 24–25): the normal correction of
-//! the relative position is `d_n = W λ_n` (λ_n the accumulated normal multiplier). The contact
-//! sticks — `δ = Δx_t` — when `|Δx_t| ≤ μ_s d_n`; otherwise it slides and `δ` has length
-//! `min(μ_k W Δλ_n, |Δx_t|)`, driven by this projection's normal increment `Δλ_n ≥ 0` so that
-//! repeated iterations add up to `μ_k d_n` in total instead of applying it once per iteration.
+//! the relative position is `d_n = W λ_n` (λ_n the accumulated normal multiplier of the
+//! substep) and each contact remembers the tangential correction `τ` it has applied so far in
+//! the substep (Müller's accumulated λ_t). With `|Δx_t| + τ` the tangential motion friction has
+//! to act on, the contact sticks — `δ = Δx_t` — when `|Δx_t| + τ ≤ μ_s d_n`; otherwise it slides
+//! and `δ` has length `min(μ_k d_n − τ, |Δx_t|)` (nothing when negative). Both tests use
+//! substep totals, so the result does not depend on how many iterations (or, for Jacobi, how
+//! many partial corrections) it took to build up λ_n.
 //!
 //! For a particle at rest on a plane tilted by θ under gravity g this gives, per substep h,
 //! `d_n = g cos θ h²` and a tangential step `g sin θ h²` (plus the current tangential motion):
 //! the particle sticks exactly when `tan θ ≤ μ_s` and otherwise accelerates at
 //! `g (sin θ − μ_k cos θ)` (derived; tested in `tests/contact_friction.rs`).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::error::ContactError;
 use crate::Vector;
@@ -121,12 +126,51 @@ fn normal_and_weight<const D: usize>(
     (n, weight)
 }
 
-/// Applies Coulomb friction (module docs) to the local stencil copy `xs`; returns whether it
-/// moved anything. `obstacle_displacement` is the collider's motion at the contact over the
-/// substep (zero between particles). At most 4 stencil entries.
+/// The tangential correction τ each contact has applied in the current substep (module docs).
+///
+/// Stored as `f64` bits in relaxed atomics so the kernel can update it through `&self`: every
+/// sweep projects a given contact from one thread at a time (the colouring and Jacobi
+/// invariants), so the values are deterministic.
+#[derive(Debug, Default)]
+pub(crate) struct TangentialBudget(Vec<AtomicU64>);
+
+impl Clone for TangentialBudget {
+    fn clone(&self) -> Self {
+        Self(
+            self.0
+                .iter()
+                .map(|a| AtomicU64::new(a.load(Ordering::Relaxed)))
+                .collect(),
+        )
+    }
+}
+
+impl TangentialBudget {
+    /// `n` contacts with τ = 0.
+    pub(crate) fn reset(&mut self, n: usize) {
+        self.0.clear();
+        self.0.resize_with(n, || AtomicU64::new(0));
+    }
+
+    #[inline(always)]
+    fn get(&self, c: usize) -> f64 {
+        f64::from_bits(self.0[c].load(Ordering::Relaxed))
+    }
+
+    #[inline(always)]
+    fn set(&self, c: usize, value: f64) {
+        self.0[c].store(value.to_bits(), Ordering::Relaxed);
+    }
+}
+
+/// Applies Coulomb friction (module docs) to the local stencil copy `xs` of contact `c`;
+/// returns whether it moved anything. `obstacle_displacement` is the collider's motion at the
+/// contact over the substep (zero between particles). At most 4 stencil entries.
 #[inline]
 pub(crate) fn apply_coulomb_friction<const D: usize>(
     friction: &Friction,
+    budget: &TangentialBudget,
+    c: usize,
     idx: &[u32],
     xs: &mut [Vector<D>],
     grad: &[Vector<D>],
@@ -134,7 +178,6 @@ pub(crate) fn apply_coulomb_friction<const D: usize>(
     w: &[f64],
     obstacle_displacement: Vector<D>,
     lambda: f64,
-    delta_lambda: f64,
 ) -> bool {
     if friction.is_none() || lambda <= 0.0 {
         return false;
@@ -154,15 +197,17 @@ pub(crate) fn apply_coulomb_friction<const D: usize>(
         return false;
     }
     let normal_correction = weight * lambda;
-    let delta = if t_len <= friction.static_coefficient * normal_correction {
-        tangential
+    let used = budget.get(c);
+    let applied = if t_len + used <= friction.static_coefficient * normal_correction {
+        t_len
     } else {
-        let slide = friction.kinetic_coefficient * weight * delta_lambda.max(0.0);
-        if slide <= 0.0 {
-            return false;
-        }
-        tangential * (slide / t_len).min(1.0)
+        (friction.kinetic_coefficient * normal_correction - used).min(t_len)
     };
+    if applied <= 0.0 {
+        return false;
+    }
+    budget.set(c, used + applied);
+    let delta = tangential * (applied / t_len);
     for k in 0..idx.len() {
         xs[k] -= delta * (w[idx[k] as usize] * s[k] / weight);
     }

@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::ContactOptions;
 use super::error::{ContactError, check_size};
-use super::friction::{Friction, apply_coulomb_friction, check_restitution, restitution_impulse};
+use super::friction::{Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse};
 use crate::constraint::{ConstraintKind, SubstepContext};
 use crate::spatial::UniformGrid;
 use crate::{BuildError, Particles, Vector};
@@ -43,6 +43,7 @@ pub struct ParticleContacts<const D: usize> {
     excluded: Vec<(u32, u32)>,
     pairs: Vec<[u32; 2]>,
     v_pre: Vec<[Vector<D>; 2]>,
+    friction_used: TangentialBudget,
     regenerated: bool,
 }
 
@@ -67,6 +68,7 @@ impl<const D: usize> ParticleContacts<D> {
             excluded: Vec::new(),
             pairs: Vec::new(),
             v_pre: Vec::new(),
+            friction_used: TangentialBudget::default(),
             regenerated: false,
         })
     }
@@ -225,18 +227,20 @@ impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
     #[inline]
     fn after_projection(
         &self,
-        _c: usize,
+        c: usize,
         idx: &[u32],
         xs: &mut [Vector<D>],
         grad: &[Vector<D>],
         x_prev: &[Vector<D>],
         w: &[f64],
         lambda: f64,
-        delta_lambda: f64,
+        _delta_lambda: f64,
         _h: f64,
     ) -> bool {
         apply_coulomb_friction(
             &self.friction,
+            &self.friction_used,
+            c,
             idx,
             xs,
             grad,
@@ -244,7 +248,6 @@ impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
             w,
             Vector::<D>::zeros(),
             lambda,
-            delta_lambda,
         )
     }
 
@@ -253,6 +256,8 @@ impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
         if self.regenerated {
             self.generate(particles, ctx);
         }
+        let n_contacts = self.len();
+        self.friction_used.reset(n_contacts);
         self.v_pre.clear();
         self.v_pre.extend(
             self.pairs

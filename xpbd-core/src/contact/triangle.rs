@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::ContactOptions;
 use super::error::{ContactError, check_size};
-use super::friction::{Friction, apply_coulomb_friction};
+use super::friction::{Friction, TangentialBudget, apply_coulomb_friction};
 use super::particle::build_grid;
 use super::sdf::closest_point_barycentric;
 use crate::constraint::{ConstraintKind, SubstepContext};
@@ -49,6 +49,7 @@ pub struct PointTriangleContacts {
     stencil: Vec<[u32; 4]>,
     weights: Vec<[f64; 3]>,
     normal: Vec<Vector<3>>,
+    friction_used: TangentialBudget,
     regenerated: bool,
 }
 
@@ -76,6 +77,7 @@ impl PointTriangleContacts {
             stencil: Vec::new(),
             weights: Vec::new(),
             normal: Vec::new(),
+            friction_used: TangentialBudget::default(),
             regenerated: false,
         })
     }
@@ -226,18 +228,20 @@ impl ConstraintKind<3> for PointTriangleContacts {
     #[inline]
     fn after_projection(
         &self,
-        _c: usize,
+        c: usize,
         idx: &[u32],
         xs: &mut [Vector<3>],
         grad: &[Vector<3>],
         x_prev: &[Vector<3>],
         w: &[f64],
         lambda: f64,
-        delta_lambda: f64,
+        _delta_lambda: f64,
         _h: f64,
     ) -> bool {
         apply_coulomb_friction(
             &self.friction,
+            &self.friction_used,
+            c,
             idx,
             xs,
             grad,
@@ -245,7 +249,6 @@ impl ConstraintKind<3> for PointTriangleContacts {
             w,
             Vector::<3>::zeros(),
             lambda,
-            delta_lambda,
         )
     }
 
@@ -254,6 +257,8 @@ impl ConstraintKind<3> for PointTriangleContacts {
         if self.regenerated {
             self.generate(particles, ctx);
         }
+        let n_contacts = self.len();
+        self.friction_used.reset(n_contacts);
     }
 
     fn dynamic_topology(&self) -> bool {
