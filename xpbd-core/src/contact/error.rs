@@ -3,7 +3,6 @@
 use thiserror::Error;
 
 use crate::BuildError;
-use crate::spatial::GridError;
 
 /// A collider, contact setting or SDF mesh that cannot be used. Every variant names the
 /// offending field (or mesh element) and value.
@@ -46,9 +45,6 @@ pub enum ContactError {
         triangle: usize,
         reason: &'static str,
     },
-    /// The neighbour grid could not be built (non-finite particle, domain too large).
-    #[error("contact broad phase: {0}")]
-    Grid(#[from] GridError),
     /// A collider id that does not exist.
     #[error("collider {id} does not exist ({len} colliders)")]
     UnknownCollider { id: usize, len: usize },
