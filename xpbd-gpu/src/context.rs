@@ -140,7 +140,8 @@ impl GpuContext {
         let lost: Slot = Arc::default();
         {
             let slot = uncaptured.clone();
-            device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| record(&slot, e.to_string())));
+            device
+                .on_uncaptured_error(Arc::new(move |e: wgpu::Error| record(&slot, e.to_string())));
             let slot = lost.clone();
             device.set_device_lost_callback(move |reason, message| {
                 record(&slot, format!("{reason:?}: {message}"))

@@ -342,7 +342,11 @@ pub fn storage_buffer_sizes(p: &PackedScene, substeps: usize) -> [(&'static str,
 /// assert!(matches!(check_limits(&packed, 10, &tiny), Err(GpuError::BufferTooLarge { .. })));
 /// assert!(check_limits(&packed, 10, &wgpu::Limits::default()).is_ok());
 /// ```
-pub fn check_limits(p: &PackedScene, substeps: usize, limits: &wgpu::Limits) -> Result<(), GpuError> {
+pub fn check_limits(
+    p: &PackedScene,
+    substeps: usize,
+    limits: &wgpu::Limits,
+) -> Result<(), GpuError> {
     for (buffer, bytes) in storage_buffer_sizes(p, substeps) {
         let checks = [
             (

@@ -52,7 +52,11 @@ mod tests {
     #[test]
     fn xpbd_module_has_every_entry_point_the_pipelines_use() {
         let (module, _) = validated("xpbd.wgsl", XPBD_WGSL);
-        let mut names: Vec<&str> = module.entry_points.iter().map(|e| e.name.as_str()).collect();
+        let mut names: Vec<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
         names.sort();
         assert_eq!(
             names,

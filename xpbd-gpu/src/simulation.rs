@@ -156,7 +156,11 @@ impl GpuSimulation {
             let state = U::STORAGE | U::COPY_SRC | U::COPY_DST;
             let params = init("params", &[0u8; 64], U::UNIFORM | U::COPY_DST);
             let dispatch = init("dispatch", &dispatch_bytes, U::UNIFORM);
-            let colliders = init("colliders", bytemuck::bytes_of(&packed.colliders), U::UNIFORM);
+            let colliders = init(
+                "colliders",
+                bytemuck::bytes_of(&packed.colliders),
+                U::UNIFORM,
+            );
             let x = init("x", bytemuck::cast_slice(&packed.x), state);
             let x_prev = init("x_prev", bytemuck::cast_slice(&packed.x), state);
             let v = init("v", bytemuck::cast_slice(&packed.v), state);
@@ -167,7 +171,11 @@ impl GpuSimulation {
                 bytemuck::cast_slice(&packed.constraints),
                 U::STORAGE,
             );
-            let lambda = init("lambda", &vec![0u8; 4 * packed.constraints.len()], U::STORAGE);
+            let lambda = init(
+                "lambda",
+                &vec![0u8; 4 * packed.constraints.len()],
+                U::STORAGE,
+            );
             let corrections = init(
                 "corrections",
                 &vec![0u8; 64 * packed.constraints.len()],
@@ -397,15 +405,20 @@ impl GpuSimulation {
         }
         let queue = self.ctx.queue();
         queue.write_buffer(&self.buffers.faults, 0, &vec![0xffu8; 8 * substeps]);
-        let mut encoder = self
-            .ctx
-            .device()
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("step") });
+        let mut encoder =
+            self.ctx
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("step"),
+                });
         self.encode_step(&mut encoder);
         queue.submit([encoder.finish()]);
         let faults: Vec<u32> =
             bytemuck::pod_collect_to_vec(&self.read(&self.buffers.faults, 8 * substeps as u64)?);
-        if let Some(s) = faults.chunks(2).position(|f| f[0] != u32::MAX || f[1] != u32::MAX) {
+        if let Some(s) = faults
+            .chunks(2)
+            .position(|f| f[0] != u32::MAX || f[1] != u32::MAX)
+        {
             let (non_finite, too_fast) = (faults[2 * s], faults[2 * s + 1]);
             let particle = non_finite.min(too_fast) as usize;
             let v_end = self.velocities()?[particle];
@@ -436,12 +449,12 @@ impl GpuSimulation {
     fn rollback(&self) -> Result<(), GpuError> {
         let b = &self.buffers;
         let bytes = 16 * self.n_particles as u64;
-        let mut encoder = self
-            .ctx
-            .device()
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("rollback"),
-            });
+        let mut encoder =
+            self.ctx
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("rollback"),
+                });
         encoder.copy_buffer_to_buffer(&b.backup_x, 0, &b.x, 0, Some(bytes));
         encoder.copy_buffer_to_buffer(&b.backup_x, 0, &b.x_prev, 0, Some(bytes));
         encoder.copy_buffer_to_buffer(&b.backup_v, 0, &b.v, 0, Some(bytes));
@@ -461,8 +474,9 @@ impl GpuSimulation {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let mut encoder =
-            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read") });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("read"),
+        });
         encoder.copy_buffer_to_buffer(src, 0, &staging, 0, Some(bytes));
         self.ctx.queue().submit([encoder.finish()]);
         let slice = staging.slice(..);
@@ -512,25 +526,21 @@ impl GpuSimulation {
 
     /// Replaces positions and velocities (inverse masses unchanged). Lengths must equal the
     /// particle count and values be finite.
-    pub fn upload_state(
-        &mut self,
-        x: &[Vector3<f64>],
-        v: &[Vector3<f64>],
-    ) -> Result<(), GpuError> {
+    pub fn upload_state(&mut self, x: &[Vector3<f64>], v: &[Vector3<f64>]) -> Result<(), GpuError> {
         let n = self.n_particles as usize;
         if x.len() != n || v.len() != n {
-            return Err(GpuError::Build(xpbd_core::BuildError::InvalidGeometry(format!(
-                "upload_state: {} positions and {} velocities for {n} particles",
-                x.len(),
-                v.len()
-            ))));
+            return Err(GpuError::Build(xpbd_core::BuildError::InvalidGeometry(
+                format!(
+                    "upload_state: {} positions and {} velocities for {n} particles",
+                    x.len(),
+                    v.len()
+                ),
+            )));
         }
         for i in 0..n {
             for (field, val) in [("position", x[i]), ("velocity", v[i])] {
                 if !val.iter().all(|c| c.is_finite()) {
-                    return Err(
-                        xpbd_core::BuildError::NonFiniteState { particle: i, field }.into(),
-                    );
+                    return Err(xpbd_core::BuildError::NonFiniteState { particle: i, field }.into());
                 }
             }
         }

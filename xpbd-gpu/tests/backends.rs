@@ -70,7 +70,8 @@ fn hanging_cloth(n: usize, solver: SolverKind) -> Scene {
     }
     .build()
     .unwrap();
-    Scene::new(cloth.particles, settings(10, solver)).with_block(SceneBlock::Distance(cloth.stretch))
+    Scene::new(cloth.particles, settings(10, solver))
+        .with_block(SceneBlock::Distance(cloth.stretch))
 }
 
 /// A rope pinned at one end, initially horizontal, its rest lengths 1 % shorter than the
@@ -119,12 +120,23 @@ fn free_fall_matches_the_discrete_closed_form_on_both_backends() {
         let v = b.velocities().unwrap();
         for k in 0..2 {
             let err = (x[k] - expected[k]).norm();
-            eprintln!("{}: free fall error {err:e} m (bound {tol:e})", b.backend_name());
-            assert!(err < tol, "{}: particle {k} off by {err:e} (tol {tol:e})", b.backend_name());
+            eprintln!(
+                "{}: free fall error {err:e} m (bound {tol:e})",
+                b.backend_name()
+            );
+            assert!(
+                err < tol,
+                "{}: particle {k} off by {err:e} (tol {tol:e})",
+                b.backend_name()
+            );
             // v carries the last substep's ε|x|/h plus the accumulated drift: N ε|x|/h.
             let verr = (v[k] - (v0[k] + g * (n * h))).norm();
             let vtol = tol / (n * h) * 2.0;
-            assert!(verr < vtol, "{}: velocity off by {verr:e}", b.backend_name());
+            assert!(
+                verr < vtol,
+                "{}: velocity off by {verr:e}",
+                b.backend_name()
+            );
         }
     };
     // The step reconstructs v = (x − x_prev)/h, so each substep's rounding of x (≤ ε|x|)
@@ -147,7 +159,8 @@ fn pendulum_keeps_its_length_and_gpu_follows_cpu() {
     let bob = p.push(Vector3::new(1.0, 0.0, 0.0), 1.0);
     let mut rod = DistanceConstraints::new();
     rod.add(&p, pivot, bob, 0.0).unwrap();
-    let scene = Scene::new(p, settings(20, SolverKind::Coloured)).with_block(SceneBlock::Distance(rod));
+    let scene =
+        Scene::new(p, settings(20, SolverKind::Coloured)).with_block(SceneBlock::Distance(rod));
     let (steps, dt) = (60, 1.0 / 60.0);
     let cpu = trajectory(&mut scene.cpu().unwrap(), steps, dt);
     for x in &cpu {
@@ -184,7 +197,11 @@ fn rope_gpu_follows_cpu_for_every_solver() {
         let gpu_traj = trajectory(&mut scene.gpu(ctx.clone()).unwrap(), steps, dt);
         let dev = max_deviation(&cpu, &gpu_traj);
         eprintln!("rope {}: max deviation {dev:e} m", solver.short_name());
-        assert!(dev < walk_bound(steps * 20, 1.0), "{}: {dev:e}", solver.short_name());
+        assert!(
+            dev < walk_bound(steps * 20, 1.0),
+            "{}: {dev:e}",
+            solver.short_name()
+        );
     }
 }
 
@@ -193,8 +210,14 @@ fn rope_gpu_follows_cpu_for_every_solver() {
 /// corners do not move.
 #[test]
 fn hanging_cloth_gpu_follows_cpu() {
-    let Some(ctx) = gpu("hanging_cloth") else { return };
-    for solver in [SolverKind::Coloured, SolverKind::GaussSeidel, SolverKind::JACOBI] {
+    let Some(ctx) = gpu("hanging_cloth") else {
+        return;
+    };
+    for solver in [
+        SolverKind::Coloured,
+        SolverKind::GaussSeidel,
+        SolverKind::JACOBI,
+    ] {
         let scene = hanging_cloth(10, solver);
         let (steps, dt) = (30, 1.0 / 60.0);
         let cpu = trajectory(&mut scene.cpu().unwrap(), steps, dt);
@@ -202,13 +225,21 @@ fn hanging_cloth_gpu_follows_cpu() {
         for (i, x0) in scene.particles.x.iter().enumerate() {
             if scene.particles.inv_mass[i] == 0.0 {
                 let last = &gpu_traj[steps - 1][i];
-                assert_eq!(*last, x0.map(|c| c as f32 as f64), "pinned particle {i} moved");
+                assert_eq!(
+                    *last,
+                    x0.map(|c| c as f32 as f64),
+                    "pinned particle {i} moved"
+                );
             }
         }
         let dev = max_deviation(&cpu, &gpu_traj);
         eprintln!("cloth {}: max deviation {dev:e} m", solver.short_name());
         let tol = walk_bound(steps * 10, 1.5);
-        assert!(dev < tol, "{}: {dev:e} (bound {tol:e})", solver.short_name());
+        assert!(
+            dev < tol,
+            "{}: {dev:e} (bound {tol:e})",
+            solver.short_name()
+        );
     }
 }
 
@@ -216,7 +247,9 @@ fn hanging_cloth_gpu_follows_cpu() {
 /// (no float atomics; Jacobi gathers in a fixed order; colours have no write conflicts).
 #[test]
 fn gpu_runs_are_bit_identical() {
-    let Some(ctx) = gpu("bit_identical") else { return };
+    let Some(ctx) = gpu("bit_identical") else {
+        return;
+    };
     for solver in [SolverKind::Coloured, SolverKind::JACOBI] {
         let scene = hanging_cloth(12, solver).with_collider(Collider::Sphere {
             centre: Vector3::new(0.5, 0.5, -0.6),

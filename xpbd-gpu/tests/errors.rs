@@ -116,7 +116,9 @@ fn buffer_too_large_names_the_buffer_and_limit() {
 
 #[test]
 fn device_lost_is_reported_by_the_next_step() {
-    let Some(ctx) = gpu("device_lost") else { return };
+    let Some(ctx) = gpu("device_lost") else {
+        return;
+    };
     let mut sim = cloth_scene(4).gpu(ctx.clone()).unwrap();
     sim.step(0.01).unwrap();
     ctx.destroy_device();
@@ -172,7 +174,10 @@ fn invalid_collider_names_index_and_field() {
         });
     match scene.validate() {
         Err(GpuError::InvalidCollider {
-            index, field, value, ..
+            index,
+            field,
+            value,
+            ..
         }) => assert_eq!((index, field, value), (1, "friction", -0.5)),
         other => panic!("{other:?}"),
     }
@@ -190,7 +195,9 @@ fn build_error_from_the_cpu_checks() {
 
 #[test]
 fn step_errors_roll_back_like_the_cpu() {
-    let Some(ctx) = gpu("step_errors") else { return };
+    let Some(ctx) = gpu("step_errors") else {
+        return;
+    };
     let mut sim = cloth_scene(3).gpu(ctx.clone()).unwrap();
     assert!(matches!(
         sim.step(0.0),
