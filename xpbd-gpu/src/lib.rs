@@ -31,8 +31,10 @@
 //! fallback under `XPBD_REQUIRE_GPU=1`, limits, buffers too large, device lost, wgpu
 //! validation errors (recorded by an uncaptured-error handler).
 //!
-//! Not implemented on the GPU (typed `Unsupported` errors): kinematic targets,
-//! isometric bending, surface-volume constraints, residual/energy diagnostics, XPBI.
+//! Implemented kinds: distance, dihedral bending, tetrahedral volume; plane and sphere
+//! colliders with Coulomb friction ([`Collider`]). Not implemented on the GPU: kinematic
+//! targets and residual/energy diagnostics (typed `Unsupported` errors), the other
+//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]), XPBI.
 
 pub mod backend;
 pub mod context;
