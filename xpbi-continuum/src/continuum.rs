@@ -122,6 +122,8 @@ pub struct XpbiContinuum<const D: usize> {
     lame: Lame,
     kernel: WendlandC2<D>,
     members: Vec<u32>,
+    /// Global particle id → member index (u32::MAX for non-members).
+    member_index: Vec<u32>,
     rest_volume: Vec<f64>,
     inv_rest_volume: Vec<f64>,
     f: Vec<SMatrix<f64, D, D>>,
@@ -132,7 +134,7 @@ pub struct XpbiContinuum<const D: usize> {
     stencil_offsets: Vec<u32>,
     stencil: Vec<u32>,
     weights: Vec<SVector<f64, D>>,
-    xsph_weights: Vec<f64>,
+    volume: Vec<f64>,
     schedule: Schedule,
     dt: f64,
     timings: XpbiTimings,
@@ -212,13 +214,20 @@ impl<const D: usize> XpbiContinuum<D> {
             rest_volume,
             f: vec![SMatrix::identity(); n],
             state: vec![PlasticState::default(); n],
+            member_index: {
+                let mut m = vec![u32::MAX; particles.len()];
+                for (i, &g) in members.iter().enumerate() {
+                    m[g as usize] = i as u32;
+                }
+                m
+            },
             members,
             backup: None,
             xn: Vec::new(),
             stencil_offsets: Vec::new(),
             stencil: Vec::new(),
             weights: Vec::new(),
-            xsph_weights: Vec::new(),
+            volume: Vec::new(),
             schedule: Schedule::default(),
             dt: 1.0,
             timings: XpbiTimings::default(),
@@ -269,6 +278,7 @@ impl<const D: usize> XpbiContinuum<D> {
         let v = std::mem::size_of::<SVector<f64, D>>();
         let m = std::mem::size_of::<SMatrix<f64, D, D>>();
         let bytes = self.members.capacity() * 4
+            + self.member_index.capacity() * 4
             + (self.rest_volume.capacity() + self.inv_rest_volume.capacity()) * 8
             + self.f.capacity() * m
             + self.state.capacity() * std::mem::size_of::<PlasticState>()
@@ -280,7 +290,7 @@ impl<const D: usize> XpbiContinuum<D> {
             + self.stencil_offsets.capacity() * 4
             + self.stencil.capacity() * 4
             + self.weights.capacity() * v
-            + self.xsph_weights.capacity() * 8
+            + self.volume.capacity() * 8
             + (self.schedule.order.capacity() * 4
                 + self
                     .schedule
@@ -325,29 +335,28 @@ impl<const D: usize> XpbiContinuum<D> {
 
         self.xn.clear();
         self.xn.extend_from_slice(&particles.x);
-        let volume: Vec<f64> = self
-            .rest_volume
-            .par_iter()
-            .zip(self.f.par_iter())
-            .map(|(v0, f)| v0 * crate::constraint::determinant(f))
-            .collect();
+        self.volume.clear();
+        self.volume.par_extend(
+            self.rest_volume.par_iter().zip(self.f.par_iter()).map(|(v0, f)| v0 * crate::constraint::determinant(f)),
+        );
+        let volume = &self.volume;
         let n = self.members.len();
         self.stencil_offsets.clear();
         self.stencil_offsets
             .extend(nl.offsets().iter().enumerate().map(|(p, &o)| o + p as u32));
         let total = self.stencil_offsets[n] as usize;
+        // Grow by 10 % at a time (not the default doubling) to keep memory per particle low.
+        if self.stencil.capacity() < total {
+            self.stencil.reserve_exact(total + total / 10 - self.stencil.len());
+            self.weights.reserve_exact(total + total / 10 - self.weights.len());
+        }
         self.stencil.resize(total, 0);
         self.weights.resize(total, SVector::zeros());
-        self.xsph_weights.resize(total, 0.0);
         // Split the outputs into per-chunk slices (rows of a chunk are contiguous), then fill in
         // parallel; each chunk's content depends only on its rows.
         let mut jobs = Vec::with_capacity(n.div_ceil(ROWS_PER_CHUNK));
         {
-            let (mut s, mut w, mut x) = (
-                &mut self.stencil[..],
-                &mut self.weights[..],
-                &mut self.xsph_weights[..],
-            );
+            let (mut s, mut w) = (&mut self.stencil[..], &mut self.weights[..]);
             let mut consumed = 0usize;
             for chunk in 0..n.div_ceil(ROWS_PER_CHUNK) {
                 let rows = chunk * ROWS_PER_CHUNK..((chunk + 1) * ROWS_PER_CHUNK).min(n);
@@ -355,9 +364,8 @@ impl<const D: usize> XpbiContinuum<D> {
                 let len = end - consumed;
                 let (s0, s1) = s.split_at_mut(len);
                 let (w0, w1) = w.split_at_mut(len);
-                let (x0, x1) = x.split_at_mut(len);
-                jobs.push((rows, s0, w0, x0));
-                (s, w, x) = (s1, w1, x1);
+                jobs.push((rows, s0, w0));
+                (s, w) = (s1, w1);
                 consumed = end;
             }
         }
@@ -367,7 +375,7 @@ impl<const D: usize> XpbiContinuum<D> {
             self.settings.pinv_threshold,
             &self.stencil_offsets,
         );
-        jobs.into_par_iter().for_each(|(rows, s, w, xw)| {
+        jobs.into_par_iter().for_each(|(rows, s, w)| {
             let base = offsets[rows.start] as usize;
             let mut q = Vec::new();
             for p in rows {
@@ -388,11 +396,8 @@ impl<const D: usize> XpbiContinuum<D> {
                     s[o + 1 + k] = members[b as usize];
                     w[o + 1 + k] = q[k];
                     sum += q[k];
-                    xw[o + 1 + k] =
-                        volume[b as usize] * kernel.value((positions[b as usize] - xp).norm());
                 }
                 w[o] = -sum;
-                xw[o] = 0.0;
             }
         });
         // Schedule: colours → cells → particles of the cell (local constraint ids). Consecutive
@@ -428,6 +433,14 @@ impl<const D: usize> XpbiContinuum<D> {
         Ok(())
     }
 
+    /// Vⁿ of the member whose global id is `global` (members are usually `0..n`, then direct).
+    fn volume_of(&self, global: usize) -> f64 {
+        match self.member_index.get(global) {
+            Some(&i) if i != u32::MAX => self.volume[i as usize],
+            _ => 0.0,
+        }
+    }
+
     /// `Δt∇v_p` of member `c` at positions `x` (global array).
     fn displacement_gradient(&self, c: usize, x: &[SVector<f64, D>]) -> SMatrix<f64, D, D> {
         let r = self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize;
@@ -450,9 +463,13 @@ impl<const D: usize> XpbiContinuum<D> {
                     let r =
                         self.stencil_offsets[i] as usize + 1..self.stencil_offsets[i + 1] as usize;
                     let vp = particles.v[p];
+                    let xp = self.xn[p];
                     let mut dv = SVector::<f64, D>::zeros();
-                    for (b, w) in self.stencil[r.clone()].iter().zip(&self.xsph_weights[r]) {
-                        dv += (particles.v[*b as usize] - vp) * *w;
+                    for &b in &self.stencil[r] {
+                        // V_bⁿ W(|x_bⁿ − x_pⁿ|), recomputed rather than stored (memory).
+                        let b = b as usize;
+                        let w = self.volume_of(b) * self.kernel.value((self.xn[b] - xp).norm());
+                        dv += (particles.v[b] - vp) * w;
                     }
                     vp + dv * c
                 })

@@ -23,6 +23,7 @@ pub mod kernel;
 pub mod material;
 pub mod observables;
 pub mod plasticity;
+pub mod sand_column;
 pub mod scene;
 
 pub use error::XpbiError;

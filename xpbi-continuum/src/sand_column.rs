@@ -1,0 +1,212 @@
+//! The 3D sand column of issue 5's benchmark, runnable from `cargo xtask bench xpbi` and from the
+//! criterion bench: a 0.2 × 0.2 × 0.4 m column (z up), ρ = 1600 kg/m³, E = 3.5e5 Pa, ν = 0.3,
+//! friction angle 30°, ground friction 0.5, released at rest; spacing chosen to give N particles.
+
+use std::time::Instant;
+
+use nalgebra::Vector3;
+
+use crate::error::XpbiError;
+use crate::material::Material;
+use crate::observables::pile_observables;
+use crate::scene::{ContinuumScene, SceneOptions, lattice_box};
+
+/// What to run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SandColumnConfig {
+    /// Requested particle count (the lattice gives approximately this many).
+    pub particles: usize,
+    /// Simulated time (s).
+    pub seconds: f64,
+    /// Worker threads (0 = rayon's global pool).
+    pub threads: usize,
+    /// Time step (s).
+    pub dt: f64,
+    /// Solver iterations per step.
+    pub iterations: usize,
+    /// Friction angle (degrees).
+    pub friction_angle: f64,
+}
+
+impl SandColumnConfig {
+    /// Issue 5 defaults: S = 0.2 s, Δt = 1e-4 s, 10 iterations, φ = 30°.
+    pub fn new(particles: usize) -> Self {
+        Self { particles, seconds: 0.2, threads: 1, dt: 1e-4, iterations: 10, friction_angle: 30.0 }
+    }
+}
+
+/// Figures and observables of one run (times in seconds unless stated).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SandColumnReport {
+    /// Particles simulated.
+    pub particles: usize,
+    /// Spacing Δx (m).
+    pub spacing: f64,
+    /// Time step (s).
+    pub dt: f64,
+    /// Iterations per step.
+    pub iterations: usize,
+    /// Threads.
+    pub threads: usize,
+    /// Steps taken.
+    pub steps: usize,
+    /// Mean neighbours per particle (Σ|N(p)|/N) at the end.
+    pub mean_neighbours: f64,
+    /// Mean neighbour search (grid + CSR lists) per step.
+    pub neighbour_search_s: f64,
+    /// Mean frozen-data build (volumes, L_p, weights, colouring) per step, after the search.
+    pub frozen_data_s: f64,
+    /// Mean whole step.
+    pub step_s: f64,
+    /// Constraint solve cost in µs per particle per iteration (all blocks: XPBI, ground,
+    /// position correction), from timing extra steps at 1 and at `iterations` iterations.
+    pub us_per_particle_iteration: f64,
+    /// Bytes held by the XPBI block per particle.
+    pub block_bytes_per_particle: f64,
+    /// Peak resident set size of the process over the particle count (bytes; includes the
+    /// process baseline, so it overestimates small runs).
+    pub peak_rss_bytes_per_particle: f64,
+    /// Pile height: 99th percentile of z (m).
+    pub pile_height: f64,
+    /// Runout: 95th percentile of the horizontal distance from the column axis (m).
+    pub runout_radius: f64,
+    /// Mean nearest-neighbour distance over Δx.
+    pub nn_mean_over_spacing: f64,
+    /// Standard deviation of the nearest-neighbour distance over Δx.
+    pub nn_std_over_spacing: f64,
+    /// Smallest nearest-neighbour distance over Δx.
+    pub nn_min_over_spacing: f64,
+}
+
+impl SandColumnReport {
+    /// One JSON line.
+    pub fn to_json(&self) -> String {
+        format!(
+            concat!(
+                "{{\"scene\":\"xpbi_sand_column_3d\",\"particles\":{},\"spacing_m\":{:.6e},\"dt_s\":{:.3e},",
+                "\"iterations\":{},\"threads\":{},\"steps\":{},\"mean_neighbours\":{:.2},",
+                "\"neighbour_search_ms\":{:.4},\"frozen_data_ms\":{:.4},\"step_ms\":{:.4},",
+                "\"us_per_particle_iteration\":{:.4},\"block_bytes_per_particle\":{:.1},",
+                "\"peak_rss_bytes_per_particle\":{:.1},\"pile_height_m\":{:.5},\"runout_radius_m\":{:.5},",
+                "\"nn_mean_over_spacing\":{:.4},\"nn_std_over_spacing\":{:.4},\"nn_min_over_spacing\":{:.4}}}"
+            ),
+            self.particles,
+            self.spacing,
+            self.dt,
+            self.iterations,
+            self.threads,
+            self.steps,
+            self.mean_neighbours,
+            self.neighbour_search_s * 1e3,
+            self.frozen_data_s * 1e3,
+            self.step_s * 1e3,
+            self.us_per_particle_iteration,
+            self.block_bytes_per_particle,
+            self.peak_rss_bytes_per_particle,
+            self.pile_height,
+            self.runout_radius,
+            self.nn_mean_over_spacing,
+            self.nn_std_over_spacing,
+            self.nn_min_over_spacing,
+        )
+    }
+}
+
+/// Column particle positions and the spacing `Δx = (0.016 m³ / N)^{1/3}`.
+///
+/// ```
+/// let (x, dx) = xpbi_continuum::sand_column::sand_column_3d_positions(1000);
+/// assert!((x.len() as f64 - 1000.0).abs() < 300.0);
+/// assert!(dx > 0.02 && dx < 0.03);
+/// ```
+pub fn sand_column_3d_positions(particles: usize) -> (Vec<Vector3<f64>>, f64) {
+    let dx = (0.2 * 0.2 * 0.4 / particles.max(1) as f64).cbrt();
+    (lattice_box(Vector3::new(-0.1, -0.1, 0.0), Vector3::new(0.1, 0.1, 0.4), dx), dx)
+}
+
+/// Builds the 3D sand column scene.
+pub fn sand_column_3d_scene(config: &SandColumnConfig) -> Result<ContinuumScene<3>, XpbiError> {
+    let (x, dx) = sand_column_3d_positions(config.particles);
+    let mut o = SceneOptions::new(dx);
+    o.dt = config.dt;
+    o.iterations = config.iterations;
+    o.threads = config.threads;
+    o.ground_friction = 0.5;
+    ContinuumScene::new(&x, Material::sand_with_friction(config.friction_angle), o)
+}
+
+/// Peak resident set size of this process (bytes), from `/proc/self/status` (0 if unavailable).
+pub fn peak_rss_bytes() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+        })
+        .map_or(0.0, |kb| kb * 1024.0)
+}
+
+/// Runs the column for `config.seconds` and measures (see [`SandColumnReport`]).
+///
+/// ```
+/// use xpbi_continuum::sand_column::{SandColumnConfig, run_sand_column_3d};
+/// let mut c = SandColumnConfig::new(300);
+/// c.seconds = 2e-3;
+/// let r = run_sand_column_3d(&c).unwrap();
+/// assert!(r.steps == 20 && r.pile_height > 0.35);
+/// assert!(r.to_json().starts_with("{\"scene\""));
+/// ```
+pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport, XpbiError> {
+    let mut scene = sand_column_3d_scene(config)?;
+    let n = scene.positions().len();
+    let dx = scene.options.spacing;
+    let steps = (config.seconds / config.dt).round().max(1.0) as usize;
+    let (mut search, mut frozen, mut total) = (0.0, 0.0, 0.0);
+    for _ in 0..steps {
+        let t = Instant::now();
+        scene.step()?;
+        total += t.elapsed().as_secs_f64();
+        let tm = scene.continuum().timings();
+        search += tm.neighbour_search;
+        frozen += tm.frozen_data;
+    }
+    let ob = pile_observables(scene.positions(), &Vector3::zeros(), dx);
+    let mean_neighbours = scene.continuum().total_neighbours() as f64 / n as f64;
+    let block_bytes = scene.continuum().bytes_per_particle();
+    // Per-iteration cost: extra steps at 1 and at `iterations` iterations (state keeps evolving).
+    let extra = 5usize;
+    let timed = |iterations: usize, scene: &mut ContinuumScene<3>| -> Result<f64, XpbiError> {
+        let mut s = scene.sim.settings().clone();
+        s.iterations = iterations;
+        scene.sim.set_settings(s)?;
+        let t = Instant::now();
+        for _ in 0..extra {
+            scene.step()?;
+        }
+        Ok(t.elapsed().as_secs_f64())
+    };
+    let t1 = timed(1, &mut scene)?;
+    let tk = timed(config.iterations.max(2), &mut scene)?;
+    let per_iteration = (tk - t1) / (extra * (config.iterations.max(2) - 1)) as f64;
+    Ok(SandColumnReport {
+        particles: n,
+        spacing: dx,
+        dt: config.dt,
+        iterations: config.iterations,
+        threads: config.threads,
+        steps,
+        mean_neighbours,
+        neighbour_search_s: search / steps as f64,
+        frozen_data_s: frozen / steps as f64,
+        step_s: total / steps as f64,
+        us_per_particle_iteration: per_iteration / n as f64 * 1e6,
+        block_bytes_per_particle: block_bytes,
+        peak_rss_bytes_per_particle: peak_rss_bytes() / n as f64,
+        pile_height: ob.height,
+        runout_radius: ob.runout,
+        nn_mean_over_spacing: ob.nn_mean,
+        nn_std_over_spacing: ob.nn_std,
+        nn_min_over_spacing: ob.nn_min,
+    })
+}
