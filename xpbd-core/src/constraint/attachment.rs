@@ -64,6 +64,7 @@ impl<const D: usize> AttachmentConstraints<D> {
 
 impl<const D: usize> ConstraintKind<D> for AttachmentConstraints<D> {
     const NAME: &'static str = "attachment";
+    const FIXED_ARITY: usize = 1;
 
     fn len(&self) -> usize {
         self.particle.len()

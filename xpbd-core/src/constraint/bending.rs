@@ -94,6 +94,7 @@ impl DihedralBendingConstraints {
 
 impl ConstraintKind<3> for DihedralBendingConstraints {
     const NAME: &'static str = "dihedral bending";
+    const FIXED_ARITY: usize = 4;
 
     fn len(&self) -> usize {
         self.stencils.len()
@@ -192,6 +193,7 @@ impl IsometricBendingConstraints {
 
 impl ConstraintKind<3> for IsometricBendingConstraints {
     const NAME: &'static str = "isometric bending";
+    const FIXED_ARITY: usize = 4;
 
     fn len(&self) -> usize {
         self.stencils.len()

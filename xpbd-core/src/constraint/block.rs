@@ -260,13 +260,28 @@ fn project_local<K: ConstraintKind<D>, const D: usize>(
     relax: JacobiRelaxation<'_>,
 ) -> bool {
     let n = idx.len();
+    if !kind.unilateral() && relax.counts.is_none() && relax.omega == 1.0 && kind.damping(c) == 0.0
+    {
+        let alpha_tilde = kind.compliance(c) * (1.0 / (h * h));
+        if let Some(changed) = kind.project_closed_form(c, idx, xs, w, lambda, alpha_tilde) {
+            return changed;
+        }
+    }
     let value = kind.evaluate(c, xs, grad);
     if kind.unilateral() && value >= 0.0 && *lambda <= 0.0 {
         return false;
     }
     let alpha = kind.compliance(c);
-    let alpha_tilde = alpha / (h * h);
-    let gamma = alpha * kind.damping(c) / h;
+    // Multiplications by reciprocals precomputed once per substep: divisions are the most
+    // expensive instructions of this kernel.
+    let inv_h = 1.0 / h;
+    let alpha_tilde = alpha * (inv_h * inv_h);
+    let beta = kind.damping(c);
+    let gamma = if beta > 0.0 {
+        alpha * beta * inv_h
+    } else {
+        0.0
+    };
     let mut wsum = 0.0;
     let mut grad_dot_dx = 0.0;
     for k in 0..n {
@@ -307,6 +322,78 @@ unsafe fn project_in_place<K: ConstraintKind<D>, const D: usize>(
     h: f64,
     scratch: &mut Vec<Vector<D>>,
 ) {
+    // SAFETY (all arms): exclusive access to the stencil is the caller's contract.
+    unsafe {
+        match K::FIXED_ARITY {
+            1 => project_fixed::<K, D, 1>(kind, c, x, x_prev, w, lambda, h),
+            2 => project_fixed::<K, D, 2>(kind, c, x, x_prev, w, lambda, h),
+            3 => project_fixed::<K, D, 3>(kind, c, x, x_prev, w, lambda, h),
+            4 => project_fixed::<K, D, 4>(kind, c, x, x_prev, w, lambda, h),
+            _ => project_variable(kind, c, x, x_prev, w, lambda, h, scratch),
+        }
+    }
+}
+
+/// [`project_in_place`] for kinds whose stencils all have `N` particles: stack arrays and
+/// loops of compile-time length (the distance constraint runs in ~40 instructions).
+///
+/// # Safety
+/// As [`project_in_place`].
+#[inline(always)]
+unsafe fn project_fixed<K: ConstraintKind<D>, const D: usize, const N: usize>(
+    kind: &K,
+    c: usize,
+    x: SharedSlice<Vector<D>>,
+    x_prev: &[Vector<D>],
+    w: &[f64],
+    lambda: &mut f64,
+    h: f64,
+) {
+    let idx: &[u32; N] = kind
+        .stencil(c)
+        .try_into()
+        .expect("stencil length equals FIXED_ARITY");
+    let mut xs = [Vector::<D>::zeros(); N];
+    let mut grad = [Vector::<D>::zeros(); N];
+    for k in 0..N {
+        // SAFETY: exclusive access to the stencil (caller).
+        xs[k] = unsafe { x.get(idx[k] as usize) };
+    }
+    if project_local(
+        kind,
+        c,
+        idx,
+        &mut xs,
+        &mut grad,
+        x_prev,
+        w,
+        lambda,
+        h,
+        JacobiRelaxation::NONE,
+    ) {
+        for k in 0..N {
+            // Pinned particles get w·∇C·Δλ = 0 added, so writing them back is a no-op.
+            // SAFETY: exclusive access to the stencil (caller).
+            unsafe { x.set(idx[k] as usize, xs[k]) };
+        }
+    }
+}
+
+/// [`project_in_place`] for variable-arity stencils, through a per-thread scratch buffer.
+///
+/// # Safety
+/// As [`project_in_place`].
+#[inline(always)]
+unsafe fn project_variable<K: ConstraintKind<D>, const D: usize>(
+    kind: &K,
+    c: usize,
+    x: SharedSlice<Vector<D>>,
+    x_prev: &[Vector<D>],
+    w: &[f64],
+    lambda: &mut f64,
+    h: f64,
+    scratch: &mut Vec<Vector<D>>,
+) {
     let idx = kind.stencil(c);
     let n = idx.len();
     if scratch.len() < 2 * n {
@@ -317,7 +404,7 @@ unsafe fn project_in_place<K: ConstraintKind<D>, const D: usize>(
         // SAFETY: exclusive access to the stencil (caller).
         xs[k] = unsafe { x.get(idx[k] as usize) };
     }
-    let changed = project_local(
+    if project_local(
         kind,
         c,
         idx,
@@ -328,8 +415,7 @@ unsafe fn project_in_place<K: ConstraintKind<D>, const D: usize>(
         lambda,
         h,
         JacobiRelaxation::NONE,
-    );
-    if changed {
+    ) {
         for k in 0..n {
             if w[idx[k] as usize] > 0.0 {
                 // SAFETY: exclusive access to the stencil (caller).

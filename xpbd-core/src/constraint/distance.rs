@@ -122,6 +122,7 @@ impl DistanceConstraints {
 
 impl<const D: usize> ConstraintKind<D> for DistanceConstraints {
     const NAME: &'static str = "distance";
+    const FIXED_ARITY: usize = 2;
 
     fn len(&self) -> usize {
         self.pairs.len()
@@ -151,10 +152,36 @@ impl<const D: usize> ConstraintKind<D> for DistanceConstraints {
             grad[1] = Vector::<D>::zeros();
             return -self.rest_length[c];
         }
-        let n = d / len;
+        let n = d * (1.0 / len);
         grad[0] = n;
         grad[1] = -n;
         len - self.rest_length[c]
+    }
+
+    /// `Δλ = (−C − α̃λ)/(w₀ + w₁ + α̃)`, `Δx₀ = w₀ n Δλ`, `Δx₁ = −w₁ n Δλ` with the
+    /// normalisation folded into the single division: `s = Δλ/|d|`, `Δx₀ = w₀ s d`.
+    #[inline(always)]
+    fn project_closed_form(
+        &self,
+        c: usize,
+        idx: &[u32],
+        xs: &mut [Vector<D>],
+        w: &[f64],
+        lambda: &mut f64,
+        alpha_tilde: f64,
+    ) -> Option<bool> {
+        let d = xs[0] - xs[1];
+        let len = d.norm();
+        let (w0, w1) = (w[idx[0] as usize], w[idx[1] as usize]);
+        let denom = w0 + w1 + alpha_tilde;
+        if len < 1e-300 || denom <= f64::MIN_POSITIVE {
+            return Some(false);
+        }
+        let s = (self.rest_length[c] - len - alpha_tilde * *lambda) / (denom * len);
+        *lambda += s * len;
+        xs[0] += d * (w0 * s);
+        xs[1] -= d * (w1 * s);
+        Some(true)
     }
 
     fn relative_strain(&self, c: usize, value: f64) -> Option<f64> {

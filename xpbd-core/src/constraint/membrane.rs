@@ -124,6 +124,7 @@ impl MembraneConstraints {
 
 impl ConstraintKind<3> for MembraneConstraints {
     const NAME: &'static str = "membrane";
+    const FIXED_ARITY: usize = 3;
 
     fn len(&self) -> usize {
         self.triangles.len()

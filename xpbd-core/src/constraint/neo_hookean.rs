@@ -104,6 +104,7 @@ pub fn lame(youngs: f64, poisson: f64) -> Result<(f64, f64), BuildError> {
 
 impl<const D: usize> ConstraintKind<D> for NeoHookeanTetConstraints<D> {
     const NAME: &'static str = "neo-hookean";
+    const FIXED_ARITY: usize = D + 1;
 
     fn len(&self) -> usize {
         2 * self.rest_volume.len()

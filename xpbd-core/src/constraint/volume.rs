@@ -105,6 +105,7 @@ pub(crate) fn rest_measure_checked<const D: usize>(
 
 impl<const D: usize> ConstraintKind<D> for TetVolumeConstraints<D> {
     const NAME: &'static str = "volume";
+    const FIXED_ARITY: usize = D + 1;
 
     fn len(&self) -> usize {
         self.rest_volume.len()

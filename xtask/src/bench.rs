@@ -1,0 +1,90 @@
+//! `cargo xtask bench ...`: fixed-protocol benchmarks printing one JSON line.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+use serde::Serialize;
+use xpbd_core::SolverKind;
+use xpbd_core::builders::cloth::benchmark_cloth;
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// The reference cloth scene of issue 2: N×N cloth, 1 m², 1 kg, pinned at two corners,
+    /// compliance 0, Δt = 1/60 s, 10 substeps × 1 iteration, 120 frames, f64.
+    Cloth {
+        /// Particles per side.
+        #[arg(long)]
+        n: usize,
+        /// gs | jacobi | colored
+        #[arg(long, default_value = "colored")]
+        solver: String,
+        /// Worker threads (the coloured and Jacobi solvers use them).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+}
+
+pub fn run(cmd: BenchCommand) -> Result<()> {
+    match cmd {
+        BenchCommand::Cloth { n, solver, threads } => {
+            let line = bench_cloth(n, &solver, threads)?;
+            println!("{}", serde_json::to_string(&line)?);
+            Ok(())
+        }
+    }
+}
+
+/// One line of `cargo xtask bench cloth`.
+#[derive(Debug, Serialize)]
+pub struct ClothBenchLine {
+    pub n: usize,
+    pub particles: usize,
+    pub constraints: usize,
+    pub solver: String,
+    pub threads: usize,
+    /// Wall seconds for the 120 frames, setup excluded.
+    pub wall_seconds: f64,
+    pub us_per_particle_per_substep: f64,
+    /// Observables at t = 2 s.
+    pub lowest_z: f64,
+    /// The free corner diagonally opposite the first pinned corner, (n−1, n−1).
+    pub free_corner: [f64; 3],
+    pub max_relative_stretch: f64,
+    pub kinetic_energy: f64,
+}
+
+pub fn bench_cloth(n: usize, solver: &str, threads: usize) -> Result<ClothBenchLine> {
+    if n < 2 {
+        bail!("--n must be at least 2, got {n}");
+    }
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let kind = SolverKind::from_name(solver)
+        .with_context(|| format!("unknown --solver {solver:?}: use gs, jacobi or colored"))?;
+    let mut sim = benchmark_cloth(n, kind, threads)?;
+    let frames = 120;
+    let dt = 1.0 / 60.0;
+    let start = Instant::now();
+    for frame in 0..frames {
+        sim.step(dt).with_context(|| format!("frame {frame}"))?;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let p = sim.particles();
+    let substeps = (frames * sim.settings().substeps) as f64;
+    let corner = p.x[(n - 1) * n + (n - 1)];
+    Ok(ClothBenchLine {
+        n,
+        particles: p.len(),
+        constraints: sim.blocks().iter().map(|b| b.len()).sum(),
+        solver: kind.short_name().to_string(),
+        threads,
+        wall_seconds: wall,
+        us_per_particle_per_substep: wall * 1e6 / (p.len() as f64 * substeps),
+        lowest_z: p.x.iter().map(|x| x.z).fold(f64::INFINITY, f64::min),
+        free_corner: [corner.x, corner.y, corner.z],
+        max_relative_stretch: sim.max_relative_strain(),
+        kinetic_energy: p.kinetic_energy(),
+    })
+}
