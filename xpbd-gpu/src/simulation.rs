@@ -593,3 +593,22 @@ impl StepBackend for GpuSimulation {
         self.time
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 2-D dispatch covers every thread and respects the 65 535-groups-per-dimension
+    /// limit (the shader's `gid.x + gid.y · nwg.x · 64` enumerates all of them).
+    #[test]
+    fn dispatch_grid_covers_every_thread_within_the_limit() {
+        for count in [0u32, 1, 64, 65, 65535 * 64, 65535 * 64 + 1, 40_000_000] {
+            let (gx, gy) = groups(count);
+            assert!(gx >= 1 && gx <= MAX_GROUPS_PER_DIM && gy <= MAX_GROUPS_PER_DIM);
+            let threads = gx as u64 * gy as u64 * WORKGROUP as u64;
+            assert!(threads >= count as u64, "{count}: {threads}");
+            // No more than one extra row of workgroups.
+            assert!(threads < count as u64 + (gx as u64 + 1) * WORKGROUP as u64);
+        }
+    }
+}

@@ -379,3 +379,80 @@ fn cloth_drapes_over_a_sphere_without_penetration() {
     assert!(inside(&gpu_traj[steps - 1]) < 8.0 * EPS32);
     assert!(touches(&gpu_traj[steps - 1]));
 }
+
+/// Every remaining setting on both backends: constraint damping β (XPBD §5), global
+/// velocity damping, multiplier warm start and external forces. The GPU follows the CPU
+/// within the random-walk bound, and each setting changes the result (none is ignored).
+#[test]
+fn damping_warm_start_and_forces_match_the_cpu() {
+    let Some(ctx) = gpu("settings") else { return };
+    let mut base = rope(6, SolverKind::Coloured);
+    if let SceneBlock::Distance(d) = &mut base.blocks[0] {
+        // Soft links (α = 1e-4 m/N) so that constraint damping matters.
+        d.compliance.iter_mut().for_each(|a| *a = 1e-4);
+    }
+    let mut variants = Vec::new();
+    let mut s = base.clone();
+    if let SceneBlock::Distance(d) = &mut s.blocks[0] {
+        // γ = α β / h = 1e-4 · 200 · 1200 = 24: strongly damped stretching.
+        d.set_damping(200.0).unwrap();
+    }
+    variants.push(("constraint damping", s));
+    let mut s = base.clone();
+    s.settings.velocity_damping = 2.0;
+    variants.push(("velocity damping", s));
+    let mut s = base.clone();
+    s.settings.multiplier_warm_start = Some(0.2);
+    variants.push(("warm start", s));
+    let mut s = base.clone();
+    s.particles.force[6] = Vector3::new(0.0, 3.0, 0.0);
+    variants.push(("external force", s));
+    let steps = 20;
+    let reference = trajectory(&mut base.cpu().unwrap(), steps, 1.0 / 60.0);
+    for (name, scene) in variants {
+        let cpu = trajectory(&mut scene.cpu().unwrap(), steps, 1.0 / 60.0);
+        let g = trajectory(&mut scene.gpu(ctx.clone()).unwrap(), steps, 1.0 / 60.0);
+        let dev = max_deviation(&cpu, &g);
+        let tol = walk_bound(steps * 20, 1.0);
+        let effect = max_deviation(&cpu, &reference);
+        eprintln!("{name}: gpu-cpu {dev:e} m (bound {tol:e}), effect of the setting {effect:e} m");
+        assert!(dev < tol, "{name}: {dev:e}");
+        // A GPU ignoring the setting would deviate by `effect` from the CPU: it must
+        // exceed the tolerance for the comparison above to catch that.
+        assert!(
+            effect > 2.0 * tol,
+            "{name} has no visible effect ({effect:e})"
+        );
+    }
+}
+
+/// `upload_state` replaces positions and velocities: stepping after an upload gives the
+/// same bytes as a simulation built with that state.
+#[test]
+fn upload_state_is_equivalent_to_building_with_that_state() {
+    let Some(ctx) = gpu("upload") else { return };
+    let scene = hanging_cloth(6, SolverKind::Coloured);
+    let mut moved = scene.clone();
+    for (i, x) in moved.particles.x.iter_mut().enumerate() {
+        if moved.particles.inv_mass[i] > 0.0 {
+            x.z += 0.01 * (i % 3) as f64;
+            moved.particles.v[i] = Vector3::new(0.1, 0.0, -0.2);
+        }
+    }
+    moved.particles.x_prev = moved.particles.x.clone();
+    let mut a = moved.gpu(ctx.clone()).unwrap();
+    let mut b = scene.gpu(ctx).unwrap();
+    b.upload_state(&moved.particles.x, &moved.particles.v)
+        .unwrap();
+    assert_eq!(a.state_bytes().unwrap(), b.state_bytes().unwrap());
+    for _ in 0..5 {
+        a.step(1.0 / 60.0).unwrap();
+        b.step(1.0 / 60.0).unwrap();
+    }
+    assert_eq!(a.state_bytes().unwrap(), b.state_bytes().unwrap());
+    // Wrong lengths are a typed error.
+    assert!(
+        b.upload_state(&moved.particles.x[..3], &moved.particles.v)
+            .is_err()
+    );
+}
