@@ -61,6 +61,8 @@ pub struct SandColumnReport {
     /// Constraint solve cost in µs per particle per iteration (all blocks: XPBI, ground,
     /// position correction), from timing extra steps at 1 and at `iterations` iterations.
     pub us_per_particle_iteration: f64,
+    /// The same from process CPU time (all threads; robust to a loaded machine).
+    pub cpu_us_per_particle_iteration: f64,
     /// Bytes held by the XPBI block per particle.
     pub block_bytes_per_particle: f64,
     /// Peak resident set size of the process over the particle count (bytes; includes the
@@ -86,7 +88,7 @@ impl SandColumnReport {
                 "{{\"scene\":\"xpbi_sand_column_3d\",\"particles\":{},\"spacing_m\":{:.6e},\"dt_s\":{:.3e},",
                 "\"iterations\":{},\"threads\":{},\"steps\":{},\"mean_neighbours\":{:.2},",
                 "\"neighbour_search_ms\":{:.4},\"frozen_data_ms\":{:.4},\"step_ms\":{:.4},",
-                "\"us_per_particle_iteration\":{:.4},\"block_bytes_per_particle\":{:.1},",
+                "\"us_per_particle_iteration\":{:.4},\"cpu_us_per_particle_iteration\":{:.4},\"block_bytes_per_particle\":{:.1},",
                 "\"peak_rss_bytes_per_particle\":{:.1},\"pile_height_m\":{:.5},\"runout_radius_m\":{:.5},",
                 "\"nn_mean_over_spacing\":{:.4},\"nn_std_over_spacing\":{:.4},\"nn_min_over_spacing\":{:.4}}}"
             ),
@@ -101,6 +103,7 @@ impl SandColumnReport {
             self.frozen_data_s * 1e3,
             self.step_s * 1e3,
             self.us_per_particle_iteration,
+            self.cpu_us_per_particle_iteration,
             self.block_bytes_per_particle,
             self.peak_rss_bytes_per_particle,
             self.pile_height,
@@ -147,6 +150,20 @@ pub fn peak_rss_bytes() -> f64 {
         .map_or(0.0, |kb| kb * 1024.0)
 }
 
+/// User + system CPU time of this process (s), from `/proc/self/stat` (clock ticks of 10 ms;
+/// 0 if unavailable).
+pub fn process_cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command name (which is in parentheses): utime is field 14, stime 15.
+            let rest = &s[s.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 /// Runs the column for `config.seconds` and measures (see [`SandColumnReport`]).
 ///
 /// ```
@@ -175,20 +192,22 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
     let mean_neighbours = scene.continuum().total_neighbours() as f64 / n as f64;
     let block_bytes = scene.continuum().bytes_per_particle();
     // Per-iteration cost: extra steps at 1 and at `iterations` iterations (state keeps evolving).
-    let extra = 5usize;
-    let timed = |iterations: usize, scene: &mut ContinuumScene<3>| -> Result<f64, XpbiError> {
+    let extra = 10usize;
+    let timed = |iterations: usize, scene: &mut ContinuumScene<3>| -> Result<(f64, f64), XpbiError> {
         let mut s = scene.sim.settings().clone();
         s.iterations = iterations;
         scene.sim.set_settings(s)?;
-        let t = Instant::now();
+        let (t, cpu) = (Instant::now(), process_cpu_seconds());
         for _ in 0..extra {
             scene.step()?;
         }
-        Ok(t.elapsed().as_secs_f64())
+        Ok((t.elapsed().as_secs_f64(), process_cpu_seconds() - cpu))
     };
-    let t1 = timed(1, &mut scene)?;
-    let tk = timed(config.iterations.max(2), &mut scene)?;
-    let per_iteration = (tk - t1) / (extra * (config.iterations.max(2) - 1)) as f64;
+    let (t1, c1) = timed(1, &mut scene)?;
+    let (tk, ck) = timed(config.iterations.max(2), &mut scene)?;
+    let denominator = (extra * (config.iterations.max(2) - 1)) as f64;
+    let per_iteration = (tk - t1) / denominator;
+    let cpu_per_iteration = (ck - c1) / denominator;
     Ok(SandColumnReport {
         particles: n,
         spacing: dx,
@@ -201,6 +220,7 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
         frozen_data_s: frozen / steps as f64,
         step_s: total / steps as f64,
         us_per_particle_iteration: per_iteration / n as f64 * 1e6,
+        cpu_us_per_particle_iteration: cpu_per_iteration / n as f64 * 1e6,
         block_bytes_per_particle: block_bytes,
         peak_rss_bytes_per_particle: peak_rss_bytes() / n as f64,
         pile_height: ob.height,

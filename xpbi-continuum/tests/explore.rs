@@ -81,3 +81,57 @@ fn explore_repose() {
         println!("elapsed {:?}", t0.elapsed());
     }
 }
+
+fn disc(c: Vector2<f64>, r: f64, dx: f64) -> Vec<Vector2<f64>> {
+    lattice_box(c - Vector2::repeat(r), c + Vector2::repeat(r), dx).into_iter().filter(|p| (p - c).norm() < r).collect()
+}
+
+#[test]
+#[ignore]
+fn explore_snow() {
+    let dx = 0.005;
+    let x = disc(Vector2::new(0.0, 0.06), 0.05, dx);
+    for dt in [1e-4, 5e-4] {
+        let mut o = SceneOptions::new(dx);
+        o.dt = dt;
+        o.threads = 1;
+        let mut s = ContinuumScene::<2>::new(&x, Material::snow(), o).unwrap();
+        for p in s.sim.particles_mut().v.iter_mut() { p[1] = -3.0; }
+        let t0 = std::time::Instant::now();
+        for k in 0..3 {
+            s.run_until(0.1 * (k + 1) as f64).unwrap();
+            let xs = s.positions();
+            let foot: Vec<f64> = xs.iter().filter(|p| p[1] < 1.5 * dx).map(|p| p[0]).collect();
+            let w = foot.iter().cloned().fold(f64::NEG_INFINITY, f64::max) - foot.iter().cloned().fold(f64::INFINITY, f64::min);
+            let h = xs.iter().map(|p| p[1]).fold(0.0, f64::max);
+            println!("dt {dt} t {:.2} footprint {w:.4} height {h:.4} n_ground {}", s.sim.time(), foot.len());
+        }
+        println!("elapsed {:?}", t0.elapsed());
+    }
+}
+
+#[test]
+#[ignore]
+fn explore_notched() {
+    let dx = 0.005;
+    // 0.2 × 0.1 block with a V notch from the top centre down to half height, lifted 0.05 m.
+    let x: Vec<_> = lattice_box(Vector2::new(-0.1, 0.05), Vector2::new(0.1, 0.15), dx)
+        .into_iter()
+        .filter(|p| !(p[1] > 0.1 + p[0].abs()))
+        .collect();
+    for in_loop in [true, false] {
+        let mut o = SceneOptions::new(dx);
+        o.threads = 1;
+        o.plasticity_in_loop = in_loop;
+        let mut s = ContinuumScene::<2>::new(&x, Material::sand(), o).unwrap();
+        let t0 = std::time::Instant::now();
+        for k in 0..4 {
+            s.run_until(0.1 * (k + 1) as f64).unwrap();
+            let ob = xpbi_continuum::observables::pile_observables(s.positions(), &Vector2::zeros(), dx);
+            let xs = s.positions();
+            let spread = xs.iter().map(|p| p[0]).fold(f64::NEG_INFINITY, f64::max) - xs.iter().map(|p| p[0]).fold(f64::INFINITY, f64::min);
+            println!("in_loop {in_loop} t {:.2} spread {spread:.4} {ob:?}", s.sim.time());
+        }
+        println!("elapsed {:?}", t0.elapsed());
+    }
+}
