@@ -11,7 +11,9 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use xpbd_core::spatial::{NeighbourLists, UniformGrid};
-use xpbi_continuum::sand_column::{SandColumnConfig, sand_column_3d_positions, sand_column_3d_scene};
+use xpbi_continuum::sand_column::{
+    SandColumnConfig, sand_column_3d_positions, sand_column_3d_scene,
+};
 
 fn neighbour_search(c: &mut Criterion) {
     let mut g = c.benchmark_group("neighbour_search");
@@ -36,7 +38,9 @@ fn step(c: &mut Criterion) {
             let mut config = SandColumnConfig::new(n);
             config.threads = threads;
             let mut scene = sand_column_3d_scene(&config).unwrap();
-            g.bench_function(BenchmarkId::new(format!("{n}"), threads), |b| b.iter(|| scene.step().unwrap()));
+            g.bench_function(BenchmarkId::new(format!("{n}"), threads), |b| {
+                b.iter(|| scene.step().unwrap())
+            });
         }
     }
     g.finish();
@@ -50,7 +54,9 @@ fn iterations(c: &mut Criterion) {
         let mut config = SandColumnConfig::new(n);
         config.iterations = iterations;
         let mut scene = sand_column_3d_scene(&config).unwrap();
-        g.bench_function(BenchmarkId::new(format!("{n}"), iterations), |b| b.iter(|| scene.step().unwrap()));
+        g.bench_function(BenchmarkId::new(format!("{n}"), iterations), |b| {
+            b.iter(|| scene.step().unwrap())
+        });
     }
     g.finish();
 }

@@ -337,7 +337,10 @@ impl<const D: usize> XpbiContinuum<D> {
         self.xn.extend_from_slice(&particles.x);
         self.volume.clear();
         self.volume.par_extend(
-            self.rest_volume.par_iter().zip(self.f.par_iter()).map(|(v0, f)| v0 * crate::constraint::determinant(f)),
+            self.rest_volume
+                .par_iter()
+                .zip(self.f.par_iter())
+                .map(|(v0, f)| v0 * crate::constraint::determinant(f)),
         );
         let volume = &self.volume;
         let n = self.members.len();
@@ -347,8 +350,10 @@ impl<const D: usize> XpbiContinuum<D> {
         let total = self.stencil_offsets[n] as usize;
         // Grow by 10 % at a time (not the default doubling) to keep memory per particle low.
         if self.stencil.capacity() < total {
-            self.stencil.reserve_exact(total + total / 10 - self.stencil.len());
-            self.weights.reserve_exact(total + total / 10 - self.weights.len());
+            self.stencil
+                .reserve_exact(total + total / 10 - self.stencil.len());
+            self.weights
+                .reserve_exact(total + total / 10 - self.weights.len());
         }
         self.stencil.resize(total, 0);
         self.weights.resize(total, SVector::zeros());

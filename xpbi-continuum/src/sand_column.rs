@@ -31,7 +31,14 @@ pub struct SandColumnConfig {
 impl SandColumnConfig {
     /// Issue 5 defaults: S = 0.2 s, Δt = 1e-4 s, 10 iterations, φ = 30°.
     pub fn new(particles: usize) -> Self {
-        Self { particles, seconds: 0.2, threads: 1, dt: 1e-4, iterations: 10, friction_angle: 30.0 }
+        Self {
+            particles,
+            seconds: 0.2,
+            threads: 1,
+            dt: 1e-4,
+            iterations: 10,
+            friction_angle: 30.0,
+        }
     }
 }
 
@@ -124,7 +131,14 @@ impl SandColumnReport {
 /// ```
 pub fn sand_column_3d_positions(particles: usize) -> (Vec<Vector3<f64>>, f64) {
     let dx = (0.2 * 0.2 * 0.4 / particles.max(1) as f64).cbrt();
-    (lattice_box(Vector3::new(-0.1, -0.1, 0.0), Vector3::new(0.1, 0.1, 0.4), dx), dx)
+    (
+        lattice_box(
+            Vector3::new(-0.1, -0.1, 0.0),
+            Vector3::new(0.1, 0.1, 0.4),
+            dx,
+        ),
+        dx,
+    )
 }
 
 /// Builds the 3D sand column scene.
@@ -143,9 +157,11 @@ pub fn peak_rss_bytes() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|v| v.parse::<f64>().ok())
+            })
         })
         .map_or(0.0, |kb| kb * 1024.0)
 }
@@ -193,16 +209,17 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
     let block_bytes = scene.continuum().bytes_per_particle();
     // Per-iteration cost: extra steps at 1 and at `iterations` iterations (state keeps evolving).
     let extra = 10usize;
-    let timed = |iterations: usize, scene: &mut ContinuumScene<3>| -> Result<(f64, f64), XpbiError> {
-        let mut s = scene.sim.settings().clone();
-        s.iterations = iterations;
-        scene.sim.set_settings(s)?;
-        let (t, cpu) = (Instant::now(), process_cpu_seconds());
-        for _ in 0..extra {
-            scene.step()?;
-        }
-        Ok((t.elapsed().as_secs_f64(), process_cpu_seconds() - cpu))
-    };
+    let timed =
+        |iterations: usize, scene: &mut ContinuumScene<3>| -> Result<(f64, f64), XpbiError> {
+            let mut s = scene.sim.settings().clone();
+            s.iterations = iterations;
+            scene.sim.set_settings(s)?;
+            let (t, cpu) = (Instant::now(), process_cpu_seconds());
+            for _ in 0..extra {
+                scene.step()?;
+            }
+            Ok((t.elapsed().as_secs_f64(), process_cpu_seconds() - cpu))
+        };
     let (t1, c1) = timed(1, &mut scene)?;
     let (tk, ck) = timed(config.iterations.max(2), &mut scene)?;
     let denominator = (extra * (config.iterations.max(2) - 1)) as f64;

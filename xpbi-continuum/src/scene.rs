@@ -146,9 +146,15 @@ impl<const D: usize> ContinuumScene<D> {
     }
 
     /// Adds a rigid wall `normal·x ≥ offset` with Coulomb friction for all XPBI particles.
-    pub fn add_wall(&mut self, normal: SVector<f64, D>, offset: f64, friction: f64) -> Result<(), XpbiError> {
+    pub fn add_wall(
+        &mut self,
+        normal: SVector<f64, D>,
+        offset: f64,
+        friction: f64,
+    ) -> Result<(), XpbiError> {
         let members = self.continuum().members().to_vec();
-        self.sim.add_constraints(GroundPlane::new(normal, offset, friction, members))?;
+        self.sim
+            .add_constraints(GroundPlane::new(normal, offset, friction, members))?;
         Ok(())
     }
 

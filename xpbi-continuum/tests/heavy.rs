@@ -17,7 +17,8 @@ fn column_2d(phi: f64) -> (PileObservables, (f64, f64, f64, f64)) {
     let mut o = SceneOptions::new(DX);
     o.threads = 1;
     let mut s = ContinuumScene::<2>::new(&x, Material::sand_with_friction(phi), o).unwrap();
-    let (mut min_nn, mut lo_mean, mut hi_mean, mut max_std) = (f64::INFINITY, f64::INFINITY, 0.0f64, 0.0f64);
+    let (mut min_nn, mut lo_mean, mut hi_mean, mut max_std) =
+        (f64::INFINITY, f64::INFINITY, 0.0f64, 0.0f64);
     for k in 1..=12 {
         s.run_until(0.05 * k as f64).unwrap();
         let (mean, std, min) = nn_statistics(s.positions(), DX);
@@ -26,7 +27,10 @@ fn column_2d(phi: f64) -> (PileObservables, (f64, f64, f64, f64)) {
         hi_mean = hi_mean.max(mean);
         max_std = max_std.max(std);
     }
-    (pile_observables(s.positions(), &Vector2::zeros(), DX), (min_nn, lo_mean, hi_mean, max_std))
+    (
+        pile_observables(s.positions(), &Vector2::zeros(), DX),
+        (min_nn, lo_mean, hi_mean, max_std),
+    )
 }
 
 /// Column collapse at φ = 20°, 30°, 40°: runout decreases and height increases with φ; the
@@ -44,7 +48,10 @@ fn sand_column_collapse_2d() {
             ob.height, ob.runout, ob.slope_degrees
         );
         assert!(min_nn > 0.749, "pair closer than 0.75Δx: {min_nn}");
-        assert!(lo > 0.85 && hi < 1.15, "mean NN distance left ±15 %: [{lo}, {hi}]");
+        assert!(
+            lo > 0.85 && hi < 1.15,
+            "mean NN distance left ±15 %: [{lo}, {hi}]"
+        );
         if let Some(p) = previous {
             assert!(ob.runout < p.runout && ob.height > p.height);
         }
@@ -68,7 +75,10 @@ fn angle_of_repose_2d() {
         s.add_wall(Vector2::new(1.0, 0.0), 0.5 * DX, 1.0).unwrap();
         s.run_until(0.6).unwrap();
         let ob = pile_observables(s.positions(), &Vector2::zeros(), DX);
-        println!("φ = {phi}°: residual slope {:.1}°, height {:.4}, runout {:.4}", ob.slope_degrees, ob.height, ob.runout);
+        println!(
+            "φ = {phi}°: residual slope {:.1}°, height {:.4}, runout {:.4}",
+            ob.slope_degrees, ob.height, ob.runout
+        );
         assert!((ob.slope_degrees - phi).abs() < 16.0);
         slopes.push(ob.slope_degrees);
     }
@@ -76,7 +86,10 @@ fn angle_of_repose_2d() {
 }
 
 fn disc(c: Vector2<f64>, r: f64) -> Vec<Vector2<f64>> {
-    lattice_box(c - Vector2::repeat(r), c + Vector2::repeat(r), DX).into_iter().filter(|p| (p - c).norm() < r).collect()
+    lattice_box(c - Vector2::repeat(r), c + Vector2::repeat(r), DX)
+        .into_iter()
+        .filter(|p| (p - c).norm() < r)
+        .collect()
 }
 
 /// NACC snow disc (r = 5 cm) thrown onto the ground at 3 m/s: the footprint (5th–95th percentile
@@ -97,7 +110,10 @@ fn snow_step_size_robustness() {
         s.run_until(0.3).unwrap();
         let xs: Vec<f64> = s.positions().iter().map(|p| p[0]).collect();
         let ys: Vec<f64> = s.positions().iter().map(|p| p[1]).collect();
-        (percentile(&xs, 95.0) - percentile(&xs, 5.0), percentile(&ys, 99.0))
+        (
+            percentile(&xs, 95.0) - percentile(&xs, 5.0),
+            percentile(&ys, 99.0),
+        )
     };
     let (w1, h1) = run(1e-4);
     let (w5, h5) = run(5e-4);
@@ -125,7 +141,10 @@ fn implicit_vs_semi_implicit_notched_block() {
         pile_observables(s.positions(), &Vector2::zeros(), DX)
     };
     let (implicit, semi) = (run(true), run(false));
-    println!("notched block runout: implicit {:.4} m, semi-implicit {:.4} m; height {:.4} / {:.4} m", implicit.runout, semi.runout, implicit.height, semi.height);
+    println!(
+        "notched block runout: implicit {:.4} m, semi-implicit {:.4} m; height {:.4} / {:.4} m",
+        implicit.runout, semi.runout, implicit.height, semi.height
+    );
     assert!(implicit.runout > 1.08 * semi.runout);
 }
 
@@ -149,7 +168,11 @@ fn sand_column_3d_collapses() {
 #[ignore = "≈20 s; run by cargo xtask"]
 fn elastic_cube_3d_holds_its_shape() {
     let dx = 0.01;
-    let x = lattice_box(Vector3::new(0.0, 0.0, 0.0), Vector3::new(0.08, 0.08, 0.08), dx);
+    let x = lattice_box(
+        Vector3::new(0.0, 0.0, 0.0),
+        Vector3::new(0.08, 0.08, 0.08),
+        dx,
+    );
     let mut o = SceneOptions::new(dx);
     o.dt = 2.5e-4;
     o.velocity_damping = 20.0;
@@ -158,5 +181,8 @@ fn elastic_cube_3d_holds_its_shape() {
     let top = s.positions().iter().map(|p| p[2]).fold(0.0, f64::max);
     // Sag ρgH²/(2E) ≈ 3e-4 m: the top stays within 1 mm of 0.075 m.
     assert!((top - 0.075).abs() < 1e-3, "top {top}");
-    assert!(matches!(s.continuum().material().plasticity, PlasticModel::Elastic));
+    assert!(matches!(
+        s.continuum().material().plasticity,
+        PlasticModel::Elastic
+    ));
 }

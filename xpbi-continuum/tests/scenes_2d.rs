@@ -3,11 +3,11 @@
 
 use nalgebra::{Matrix2, Vector2};
 use xpbd_core::SolverKind;
+use xpbi_continuum::XpbiError;
 use xpbi_continuum::continuum::{XpbiContinuum, XpbiSettings};
 use xpbi_continuum::material::Material;
 use xpbi_continuum::observables::pile_observables;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
-use xpbi_continuum::XpbiError;
 
 /// Mean vertical displacement of the top row of a 0.1 m × 0.1 m elastic block (E = 1e5 Pa,
 /// ν = 0.3, ρ = 1000) on frictionless ground after settling (velocity damping 20/s, 0.5 s).
@@ -24,7 +24,10 @@ fn elastic_sag(dt: f64, iterations: usize, solver: SolverKind) -> f64 {
     let mut s = ContinuumScene::<2>::new(&x, Material::elastic(1000.0, 1e5, 0.3), o).unwrap();
     s.run_until(0.5).unwrap();
     let top: Vec<usize> = (0..x.len()).filter(|&i| x[i][1] > 0.1 - dx).collect();
-    top.iter().map(|&i| x[i][1] - s.positions()[i][1]).sum::<f64>() / top.len() as f64
+    top.iter()
+        .map(|&i| x[i][1] - s.positions()[i][1])
+        .sum::<f64>()
+        / top.len() as f64
 }
 
 /// Static sag is independent of Δt and of the iteration count (XPBD's converged fixed point is
@@ -37,10 +40,15 @@ fn elastic_block_sag_independent_of_dt_and_iterations() {
     let b = elastic_sag(2.5e-4, 10, SolverKind::Coloured);
     let c = elastic_sag(5e-4, 30, SolverKind::Coloured);
     let analytic = 1000.0 * 9.81 * 0.01 * (1.0 - 0.09) / (2.0 * 1e5);
-    println!("sag: dt 5e-4 x10 {a:.4e}, dt 2.5e-4 x10 {b:.4e}, dt 5e-4 x30 {c:.4e}, analytic {analytic:.4e}");
+    println!(
+        "sag: dt 5e-4 x10 {a:.4e}, dt 2.5e-4 x10 {b:.4e}, dt 5e-4 x30 {c:.4e}, analytic {analytic:.4e}"
+    );
     assert!((a - b).abs() < 0.02 * a, "Δt dependence: {a} vs {b}");
     assert!((a - c).abs() < 0.02 * a, "iteration dependence: {a} vs {c}");
-    assert!((a - analytic).abs() < 0.2 * analytic, "sag {a} vs analytic {analytic}");
+    assert!(
+        (a - analytic).abs() < 0.2 * analytic,
+        "sag {a} vs analytic {analytic}"
+    );
 }
 
 /// The coloured Gauss–Seidel sweep gives bit-identical states for 1, 2 and 3 threads.
@@ -55,7 +63,10 @@ fn coloured_solve_is_deterministic_for_any_thread_count() {
         for _ in 0..200 {
             s.step().unwrap();
         }
-        (s.positions().to_vec(), s.continuum().deformation_gradients().to_vec())
+        (
+            s.positions().to_vec(),
+            s.continuum().deformation_gradients().to_vec(),
+        )
     };
     let one = run(1);
     assert_eq!(one, run(2));
@@ -73,7 +84,10 @@ fn jacobi_converges_slower_to_the_same_static_sag() {
     let j30 = elastic_sag(5e-4, 30, SolverKind::JACOBI);
     let j100 = elastic_sag(5e-4, 100, SolverKind::JACOBI);
     println!("sag GS×10 {gs:.4e} Jacobi×30 {j30:.4e} Jacobi×100 {j100:.4e}");
-    assert!(j30 > 1.05 * gs, "30 Jacobi iterations should still be too soft");
+    assert!(
+        j30 > 1.05 * gs,
+        "30 Jacobi iterations should still be too soft"
+    );
     assert!((gs - j100).abs() < 0.02 * gs);
 }
 
@@ -92,7 +106,12 @@ fn sand_column_runout_grows_when_friction_drops() {
     };
     let (low, high) = (run(20.0), run(40.0));
     println!("φ = 20°: {low:?}\nφ = 40°: {high:?}");
-    assert!(low.runout > 1.2 * high.runout, "runout {} vs {}", low.runout, high.runout);
+    assert!(
+        low.runout > 1.2 * high.runout,
+        "runout {} vs {}",
+        low.runout,
+        high.runout
+    );
     assert!(low.height < high.height);
     // Both collapsed from the initial 0.2 m and spread beyond the initial half-width 0.05 m.
     assert!(high.height < 0.15 && high.runout > 0.1);
@@ -108,17 +127,41 @@ fn particles(x: &[Vector2<f64>]) -> xpbd_core::Particles<2> {
 
 #[test]
 fn error_particles_too_close() {
-    let x = vec![Vector2::new(0.0, 0.0), Vector2::new(0.001, 0.0), Vector2::new(0.05, 0.0)];
-    let e = XpbiContinuum::new(&particles(&x), vec![0, 1, 2], vec![1e-4; 3], Material::sand(), XpbiSettings::new(0.01)).unwrap_err();
-    assert!(matches!(e, XpbiError::ParticlesTooClose { a: 0, b: 1, .. }), "{e:?}");
+    let x = vec![
+        Vector2::new(0.0, 0.0),
+        Vector2::new(0.001, 0.0),
+        Vector2::new(0.05, 0.0),
+    ];
+    let e = XpbiContinuum::new(
+        &particles(&x),
+        vec![0, 1, 2],
+        vec![1e-4; 3],
+        Material::sand(),
+        XpbiSettings::new(0.01),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, XpbiError::ParticlesTooClose { a: 0, b: 1, .. }),
+        "{e:?}"
+    );
 }
 
 #[test]
 fn error_invalid_volume() {
     let x = lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.03, 0.01), 0.01);
     for bad in [0.0, -1e-4, f64::NAN] {
-        let e = XpbiContinuum::new(&particles(&x), vec![0, 1, 2], vec![1e-4, bad, 1e-4], Material::sand(), XpbiSettings::new(0.01)).unwrap_err();
-        assert!(matches!(e, XpbiError::InvalidVolume { index: 1, .. }), "{e:?}");
+        let e = XpbiContinuum::new(
+            &particles(&x),
+            vec![0, 1, 2],
+            vec![1e-4, bad, 1e-4],
+            Material::sand(),
+            XpbiSettings::new(0.01),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, XpbiError::InvalidVolume { index: 1, .. }),
+            "{e:?}"
+        );
     }
 }
 
@@ -126,13 +169,39 @@ fn error_invalid_volume() {
 fn error_non_finite_state() {
     let mut x = lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.03, 0.01), 0.01);
     x[2][0] = f64::INFINITY;
-    let e = XpbiContinuum::new(&particles(&x), vec![0, 1, 2], vec![1e-4; 3], Material::sand(), XpbiSettings::new(0.01)).unwrap_err();
-    assert_eq!(e, XpbiError::NonFiniteState { index: 2, field: "position" });
+    let e = XpbiContinuum::new(
+        &particles(&x),
+        vec![0, 1, 2],
+        vec![1e-4; 3],
+        Material::sand(),
+        XpbiSettings::new(0.01),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        XpbiError::NonFiniteState {
+            index: 2,
+            field: "position"
+        }
+    );
     let x = lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.03, 0.01), 0.01);
     let mut p = particles(&x);
     p.v[1] = Vector2::new(f64::NAN, 0.0);
-    let e = XpbiContinuum::new(&p, vec![0, 1, 2], vec![1e-4; 3], Material::sand(), XpbiSettings::new(0.01)).unwrap_err();
-    assert_eq!(e, XpbiError::NonFiniteState { index: 1, field: "velocity" });
+    let e = XpbiContinuum::new(
+        &p,
+        vec![0, 1, 2],
+        vec![1e-4; 3],
+        Material::sand(),
+        XpbiSettings::new(0.01),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        XpbiError::NonFiniteState {
+            index: 1,
+            field: "velocity"
+        }
+    );
 }
 
 #[test]
@@ -140,10 +209,36 @@ fn error_invalid_settings() {
     let x = lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.03, 0.01), 0.01);
     let mut s = XpbiSettings::new(0.01);
     s.xsph = -0.1;
-    let e = XpbiContinuum::new(&particles(&x), vec![0, 1, 2], vec![1e-4; 3], Material::sand(), s).unwrap_err();
-    assert_eq!(e, XpbiError::InvalidParameter { name: "xsph", value: -0.1 });
-    let e = XpbiContinuum::new(&particles(&x), vec![0, 1, 2], vec![1e-4; 3], Material::sand(), XpbiSettings::new(0.0)).unwrap_err();
-    assert_eq!(e, XpbiError::InvalidParameter { name: "spacing", value: 0.0 });
+    let e = XpbiContinuum::new(
+        &particles(&x),
+        vec![0, 1, 2],
+        vec![1e-4; 3],
+        Material::sand(),
+        s,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        XpbiError::InvalidParameter {
+            name: "xsph",
+            value: -0.1
+        }
+    );
+    let e = XpbiContinuum::new(
+        &particles(&x),
+        vec![0, 1, 2],
+        vec![1e-4; 3],
+        Material::sand(),
+        XpbiSettings::new(0.0),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        XpbiError::InvalidParameter {
+            name: "spacing",
+            value: 0.0
+        }
+    );
 }
 
 /// Δt above `cfl · H / max|v|` is refused before stepping (state untouched).
@@ -158,7 +253,11 @@ fn error_time_step_over_cfl() {
     let e = s.step().unwrap_err();
     // Bound 0.4 · 0.02 m / 2 m/s = 4e-3 s.
     match e {
-        XpbiError::TimeStepOverCfl { dt, bound, max_speed } => {
+        XpbiError::TimeStepOverCfl {
+            dt,
+            bound,
+            max_speed,
+        } => {
             assert_eq!((dt, max_speed), (1e-2, 2.0));
             assert!((bound - 4e-3).abs() < 1e-15);
         }
@@ -185,8 +284,19 @@ fn diverging_step_is_rolled_back() {
     let t0 = s.sim.time();
     // Inject a runaway velocity (beyond Diagnostics::max_speed = 1e4 m/s) and bypass the CFL check.
     s.sim.particles_mut().v[5] = Vector2::new(3e4, 0.0);
-    let e = s.sim.step(1e-4).map(|_| ()).map_err(XpbiError::from).unwrap_err();
-    assert!(matches!(e, XpbiError::Step(xpbd_core::StepError::Diverged { particle: 5, .. })), "{e:?}");
+    let e = s
+        .sim
+        .step(1e-4)
+        .map(|_| ())
+        .map_err(XpbiError::from)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            XpbiError::Step(xpbd_core::StepError::Diverged { particle: 5, .. })
+        ),
+        "{e:?}"
+    );
     assert_eq!(s.positions(), &x0[..]);
     assert_eq!(s.sim.particles().v[4], v0[4]);
     assert_eq!(s.continuum().deformation_gradients(), &f0[..]);
