@@ -71,3 +71,8 @@ pub mod prelude {
         StepReport, Vector,
     };
 }
+
+/// The README's example compiles and runs as a doctest.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
