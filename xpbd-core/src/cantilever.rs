@@ -41,7 +41,11 @@ pub struct ElasticaPoint {
 }
 
 const fn ep(k: f64, vertical: f64, horizontal: f64) -> ElasticaPoint {
-    ElasticaPoint { k, vertical, horizontal }
+    ElasticaPoint {
+        k,
+        vertical,
+        horizontal,
+    }
 }
 
 /// Inextensible elastica, dead tip load `P`, `K = PL²/EI` (Bisshopp & Drucker 1945; notes §3.3,
@@ -135,7 +139,11 @@ impl Cantilever {
         ];
         for (field, value) in positive {
             if !(value.is_finite() && value > 0.0) {
-                return Err(CantileverError::InvalidParameter { field, value, expected: "finite and > 0" });
+                return Err(CantileverError::InvalidParameter {
+                    field,
+                    value,
+                    expected: "finite and > 0",
+                });
             }
         }
         if !(self.poisson.is_finite() && self.poisson > -1.0 && self.poisson < 0.5) {
@@ -146,12 +154,20 @@ impl Cantilever {
             });
         }
         if !(self.gravity.is_finite() && self.gravity >= 0.0) {
-            return Err(CantileverError::InvalidParameter { field: "gravity", value: self.gravity, expected: "finite and >= 0" });
+            return Err(CantileverError::InvalidParameter {
+                field: "gravity",
+                value: self.gravity,
+                expected: "finite and >= 0",
+            });
         }
         if let Some(p) = self.tip_load
             && !p.is_finite()
         {
-            return Err(CantileverError::InvalidParameter { field: "tip_load", value: p, expected: "finite" });
+            return Err(CantileverError::InvalidParameter {
+                field: "tip_load",
+                value: p,
+                expected: "finite",
+            });
         }
         Ok(())
     }
@@ -248,14 +264,20 @@ impl Cantilever {
         self.validate()?;
         let ny = self.cells_across(self.width, cells_along_length);
         let nz = self.cells_across(self.height, cells_along_length);
-        Ok(TetMesh::box_beam([self.length, self.width, self.height], [cells_along_length, ny, nz])?)
+        Ok(TetMesh::box_beam(
+            [self.length, self.width, self.height],
+            [cells_along_length, ny, nz],
+        )?)
     }
 
     /// The 2-D twin: the `(x, z)` rectangle `[0, L] × [0, H]` ([`TriMesh2::rectangle`]).
     pub fn tri_mesh_2d(&self, cells_along_length: usize) -> Result<TriMesh2, CantileverError> {
         self.validate()?;
         let nz = self.cells_across(self.height, cells_along_length);
-        Ok(TriMesh2::rectangle([self.length, self.height], [cells_along_length, nz])?)
+        Ok(TriMesh2::rectangle(
+            [self.length, self.height],
+            [cells_along_length, nz],
+        )?)
     }
 }
 
@@ -282,7 +304,10 @@ mod tests {
     #[test]
     fn formulas_match_hand_values() {
         // L = 1, W = H = 0.1, E = 1e6, ν = 0.3, ρ = 1000, g = 9.81.
-        let b = Cantilever { tip_load: Some(2.0), ..Cantilever::default() };
+        let b = Cantilever {
+            tip_load: Some(2.0),
+            ..Cantilever::default()
+        };
         let i = 0.1f64.powi(4) / 12.0;
         assert!((b.second_moment() - i).abs() < 1e-20);
         let q = 1000.0 * 9.81 * 0.01;
@@ -298,11 +323,32 @@ mod tests {
 
     #[test]
     fn invalid_parameters_are_named() {
-        let bad = Cantilever { poisson: 0.5, ..Cantilever::default() };
-        assert!(matches!(bad.validate(), Err(CantileverError::InvalidParameter { field: "poisson", .. })));
-        let bad = Cantilever { youngs: f64::NAN, ..Cantilever::default() };
-        assert!(matches!(bad.tet_mesh(4), Err(CantileverError::InvalidParameter { field: "youngs", .. })));
-        assert!(matches!(Cantilever::default().tet_mesh(0), Err(CantileverError::Mesh(_))));
+        let bad = Cantilever {
+            poisson: 0.5,
+            ..Cantilever::default()
+        };
+        assert!(matches!(
+            bad.validate(),
+            Err(CantileverError::InvalidParameter {
+                field: "poisson",
+                ..
+            })
+        ));
+        let bad = Cantilever {
+            youngs: f64::NAN,
+            ..Cantilever::default()
+        };
+        assert!(matches!(
+            bad.tet_mesh(4),
+            Err(CantileverError::InvalidParameter {
+                field: "youngs",
+                ..
+            })
+        ));
+        assert!(matches!(
+            Cantilever::default().tet_mesh(0),
+            Err(CantileverError::Mesh(_))
+        ));
     }
 
     #[test]

@@ -21,11 +21,19 @@ fn check_material<const D: usize, M: HyperelasticEnergy<D>>(m: &M, f: &SMatrix<f
             e[(k, l)] = H;
             // Ψ → P
             let fd_p = (m.psi(&(f + e)) - m.psi(&(f - e))) / (2.0 * H);
-            assert!((fd_p - p[(k, l)]).abs() < 1e-6 * scale, "P[{k},{l}]: fd {fd_p} vs {}", p[(k, l)]);
+            assert!(
+                (fd_p - p[(k, l)]).abs() < 1e-6 * scale,
+                "P[{k},{l}]: fd {fd_p} vs {}",
+                p[(k, l)]
+            );
             // P → tangent (and dpk1 == tangent column)
             let fd_t = (m.pk1(&(f + e)) - m.pk1(&(f - e))) / (2.0 * H);
             let tscale = fd_t.norm().max(scale);
-            assert!((fd_t - t[k][l]).norm() < 1e-6 * tscale, "dP/dF[{k},{l}]:\n{fd_t}\nvs\n{}", t[k][l]);
+            assert!(
+                (fd_t - t[k][l]).norm() < 1e-6 * tscale,
+                "dP/dF[{k},{l}]:\n{fd_t}\nvs\n{}",
+                t[k][l]
+            );
             let mut unit = SMatrix::<f64, D, D>::zeros();
             unit[(k, l)] = 1.0;
             assert!((m.dpk1(f, &unit) - t[k][l]).norm() < 1e-9 * tscale);
@@ -90,7 +98,10 @@ fn hencky_tangent_at_repeated_stretches() {
 fn all_materials_agree_with_linear_elasticity_at_small_strain() {
     // Same Lamé parameters ⇒ same linearisation at F = I (SNH via λ' = λ + μ).
     let (h, nh, snh, lin) = materials();
-    let t_lin = tangent_matrix(&HyperelasticEnergy::<3>::tangent(&lin, &Matrix3::identity()));
+    let t_lin = tangent_matrix(&HyperelasticEnergy::<3>::tangent(
+        &lin,
+        &Matrix3::identity(),
+    ));
     for t in [
         HyperelasticEnergy::<3>::tangent(&h, &Matrix3::identity()),
         HyperelasticEnergy::<3>::tangent(&nh, &Matrix3::identity()),
@@ -129,7 +140,11 @@ fn inadmissible_f_is_reported() {
         Err(EnergyError::NonPositiveStretch { sigma }) if (sigma + 0.5).abs() < 1e-12
     ));
     assert_eq!(HyperelasticEnergy::<3>::psi(&h, &inverted), f64::INFINITY);
-    assert!(HyperelasticEnergy::<3>::pk1(&h, &inverted).iter().all(|x| x.is_finite()));
+    assert!(
+        HyperelasticEnergy::<3>::pk1(&h, &inverted)
+            .iter()
+            .all(|x| x.is_finite())
+    );
     assert!(matches!(
         HyperelasticEnergy::<3>::check_admissible(&nh, &inverted),
         Err(EnergyError::NonPositiveDeterminant { det }) if (det + 0.5).abs() < 1e-12
@@ -137,5 +152,8 @@ fn inadmissible_f_is_reported() {
     assert!(HyperelasticEnergy::<3>::check_admissible(&snh, &inverted).is_ok());
     let mut nan = Matrix3::identity();
     nan[(0, 1)] = f64::NAN;
-    assert_eq!(HyperelasticEnergy::<3>::check_admissible(&snh, &nan), Err(EnergyError::NonFinite));
+    assert_eq!(
+        HyperelasticEnergy::<3>::check_admissible(&snh, &nan),
+        Err(EnergyError::NonFinite)
+    );
 }

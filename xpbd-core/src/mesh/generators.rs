@@ -52,8 +52,14 @@ impl TetMesh {
             }
         }
         // The 6 monotone lattice paths from corner 0 to corner 7 (bit 0 = x, 1 = y, 2 = z).
-        const PERMUTATIONS: [[usize; 3]; 6] =
-            [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+        const PERMUTATIONS: [[usize; 3]; 6] = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
         let mut tets = Vec::with_capacity(6 * nx * ny * nz);
         for k in 0..nz {
             for j in 0..ny {
@@ -69,7 +75,10 @@ impl TetMesh {
                 }
             }
         }
-        let mut mesh = Self { vertices, cells: tets };
+        let mut mesh = Self {
+            vertices,
+            cells: tets,
+        };
         mesh.orient_positively();
         Ok(mesh)
     }
@@ -106,6 +115,9 @@ impl TriMesh2 {
                 tris.push([index(i, j), index(i + 1, j + 1), index(i, j + 1)]);
             }
         }
-        Ok(Self { vertices, cells: tris })
+        Ok(Self {
+            vertices,
+            cells: tris,
+        })
     }
 }

@@ -49,7 +49,9 @@ pub enum MeshError {
         vertex: usize,
     },
     /// A cell refers to a vertex that does not exist.
-    #[error("cell {cell} (local vertex {local}) refers to vertex {index}, but there are only {vertex_count} vertices")]
+    #[error(
+        "cell {cell} (local vertex {local}) refers to vertex {index}, but there are only {vertex_count} vertices"
+    )]
     IndexOutOfRange {
         /// Cell index.
         cell: usize,
@@ -136,9 +138,8 @@ impl<const D: usize, const K: usize> SimplexMesh<D, K> {
             determinant(&edges) / factorial
         } else {
             let m = K - 1;
-            let gram = nalgebra::DMatrix::from_fn(m, m, |i, j| {
-                (v[i + 1] - v[0]).dot(&(v[j + 1] - v[0]))
-            });
+            let gram =
+                nalgebra::DMatrix::from_fn(m, m, |i, j| (v[i + 1] - v[0]).dot(&(v[j + 1] - v[0])));
             gram.determinant().max(0.0).sqrt() / factorial
         }
     }
@@ -151,14 +152,23 @@ impl<const D: usize, const K: usize> SimplexMesh<D, K> {
     /// Checks finiteness, index range, repeated vertices, degeneracy (`|measure| ≤ 1e-12 ·
     /// (longest edge)^(K−1)`) and, for full-dimensional cells, positive orientation.
     pub fn validate(&self) -> Result<(), MeshError> {
-        if let Some(vertex) = self.vertices.iter().position(|v| !v.iter().all(|x| x.is_finite())) {
+        if let Some(vertex) = self
+            .vertices
+            .iter()
+            .position(|v| !v.iter().all(|x| x.is_finite()))
+        {
             return Err(MeshError::NonFiniteVertex { vertex });
         }
         let n = self.vertices.len();
         for (cell, ids) in self.cells.iter().enumerate() {
             for (local, &index) in ids.iter().enumerate() {
                 if index as usize >= n {
-                    return Err(MeshError::IndexOutOfRange { cell, local, index, vertex_count: n });
+                    return Err(MeshError::IndexOutOfRange {
+                        cell,
+                        local,
+                        index,
+                        vertex_count: n,
+                    });
                 }
                 if ids[..local].contains(&index) {
                     return Err(MeshError::RepeatedVertex { cell, index });
@@ -174,7 +184,11 @@ impl<const D: usize, const K: usize> SimplexMesh<D, K> {
             let measure = self.signed_measure(cell);
             let tolerance = 1e-12 * longest.powi(K as i32 - 1);
             if measure.abs() <= tolerance {
-                return Err(MeshError::DegenerateCell { cell, measure, tolerance });
+                return Err(MeshError::DegenerateCell {
+                    cell,
+                    measure,
+                    tolerance,
+                });
             }
             if K == D + 1 && measure < 0.0 {
                 return Err(MeshError::InvertedCell { cell, measure });
@@ -201,9 +215,8 @@ impl<const D: usize, const K: usize> SimplexMesh<D, K> {
             .cells
             .iter()
             .flat_map(|c| {
-                (0..K).flat_map(move |a| {
-                    ((a + 1)..K).map(move |b| [c[a].min(c[b]), c[a].max(c[b])])
-                })
+                (0..K)
+                    .flat_map(move |a| ((a + 1)..K).map(move |b| [c[a].min(c[b]), c[a].max(c[b])]))
             })
             .collect();
         edges.sort_unstable();

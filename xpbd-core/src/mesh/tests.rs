@@ -20,8 +20,15 @@ fn box_beam_is_conforming_positive_and_fills_the_box() {
         }
     }
     assert!(faces.values().all(|&n| n == 1 || n == 2));
-    let boundary: Vec<[u32; 3]> = faces.iter().filter(|(_, n)| **n == 1).map(|(f, _)| *f).collect();
-    let surface = SurfaceMesh { vertices: m.vertices.clone(), cells: boundary };
+    let boundary: Vec<[u32; 3]> = faces
+        .iter()
+        .filter(|(_, n)| **n == 1)
+        .map(|(f, _)| *f)
+        .collect();
+    let surface = SurfaceMesh {
+        vertices: m.vertices.clone(),
+        cells: boundary,
+    };
     let area = 2.0 * (2.0 * 0.5 + 0.5 * 0.3 + 0.3 * 2.0);
     assert!((surface.total_measure() - area).abs() < 1e-12);
     // Euler characteristic of a ball: V − E + F − T = 1.
@@ -36,7 +43,10 @@ fn rectangle_is_ccw_and_fills() {
     m.validate().unwrap();
     assert!((m.total_measure() - 3.0).abs() < 1e-13);
     // V − E + F = 1 for a disc.
-    assert_eq!(m.vertices.len() as i64 - m.unique_edges().len() as i64 + m.cells.len() as i64, 1);
+    assert_eq!(
+        m.vertices.len() as i64 - m.unique_edges().len() as i64 + m.cells.len() as i64,
+        1
+    );
 }
 
 fn unit_tet() -> TetMesh {
@@ -59,7 +69,12 @@ fn error_index_out_of_range() {
     m.cells[0][3] = 7;
     assert_eq!(
         m.validate(),
-        Err(MeshError::IndexOutOfRange { cell: 0, local: 3, index: 7, vertex_count: 4 })
+        Err(MeshError::IndexOutOfRange {
+            cell: 0,
+            local: 3,
+            index: 7,
+            vertex_count: 4
+        })
     );
 }
 
@@ -67,26 +82,41 @@ fn error_index_out_of_range() {
 fn error_repeated_vertex() {
     let mut m = unit_tet();
     m.cells[0] = [0, 1, 1, 3];
-    assert_eq!(m.validate(), Err(MeshError::RepeatedVertex { cell: 0, index: 1 }));
+    assert_eq!(
+        m.validate(),
+        Err(MeshError::RepeatedVertex { cell: 0, index: 1 })
+    );
 }
 
 #[test]
 fn error_degenerate_cell() {
     let mut m = unit_tet();
     m.vertices[3] = Vector3::new(0.3, 0.3, 0.0); // coplanar
-    assert!(matches!(m.validate(), Err(MeshError::DegenerateCell { cell: 0, .. })));
+    assert!(matches!(
+        m.validate(),
+        Err(MeshError::DegenerateCell { cell: 0, .. })
+    ));
     let flat = TriMesh2 {
-        vertices: vec![Vector2::zeros(), Vector2::new(1.0, 0.0), Vector2::new(2.0, 0.0)],
+        vertices: vec![
+            Vector2::zeros(),
+            Vector2::new(1.0, 0.0),
+            Vector2::new(2.0, 0.0),
+        ],
         cells: vec![[0, 1, 2]],
     };
-    assert!(matches!(flat.validate(), Err(MeshError::DegenerateCell { .. })));
+    assert!(matches!(
+        flat.validate(),
+        Err(MeshError::DegenerateCell { .. })
+    ));
 }
 
 #[test]
 fn error_inverted_cell_and_repair() {
     let mut m = unit_tet();
     m.cells[0] = [0, 2, 1, 3];
-    assert!(matches!(m.validate(), Err(MeshError::InvertedCell { cell: 0, measure }) if (measure + 1.0 / 6.0).abs() < 1e-15));
+    assert!(
+        matches!(m.validate(), Err(MeshError::InvertedCell { cell: 0, measure }) if (measure + 1.0 / 6.0).abs() < 1e-15)
+    );
     m.orient_positively();
     m.validate().unwrap();
 }
@@ -95,15 +125,22 @@ fn error_inverted_cell_and_repair() {
 fn error_invalid_generator_input() {
     assert!(matches!(
         TetMesh::box_beam([1.0, -1.0, 1.0], [1, 1, 1]),
-        Err(MeshError::InvalidGeneratorInput { field: "lengths[1]", .. })
+        Err(MeshError::InvalidGeneratorInput {
+            field: "lengths[1]",
+            ..
+        })
     ));
     assert!(matches!(
         TriMesh2::rectangle([1.0, 1.0], [1, 0]),
-        Err(MeshError::InvalidGeneratorInput { field: "cells[1]", .. })
+        Err(MeshError::InvalidGeneratorInput {
+            field: "cells[1]",
+            ..
+        })
     ));
 }
 
-const NODE: &str = "# two tets sharing a face\n5 3 0 1\n0 0 0 0 1\n1 1 0 0 1\n2 0 1 0 1\n3 0 0 1 1\n4 1 1 1 0\n";
+const NODE: &str =
+    "# two tets sharing a face\n5 3 0 1\n0 0 0 0 1\n1 1 0 0 1\n2 0 1 0 1\n3 0 0 1 1\n4 1 1 1 0\n";
 
 #[test]
 fn tetgen_import_zero_based_with_comments_and_flip() {
@@ -120,16 +157,31 @@ fn tetgen_import_zero_based_with_comments_and_flip() {
 #[test]
 fn error_parse() {
     let bad_number = "1 4 0\n0 0 1 x 3\n";
-    assert!(matches!(TetMesh::from_tetgen(NODE, bad_number), Err(MeshError::Parse { line: 2, .. })));
+    assert!(matches!(
+        TetMesh::from_tetgen(NODE, bad_number),
+        Err(MeshError::Parse { line: 2, .. })
+    ));
     let out_of_range = "1 4 0\n0 0 1 2 5\n";
-    assert!(matches!(TetMesh::from_tetgen(NODE, out_of_range), Err(MeshError::Parse { line: 2, .. })));
+    assert!(matches!(
+        TetMesh::from_tetgen(NODE, out_of_range),
+        Err(MeshError::Parse { line: 2, .. })
+    ));
     let too_few = "3 4 0\n0 0 1 2 3\n";
-    assert!(matches!(TetMesh::from_tetgen(NODE, too_few), Err(MeshError::Parse { .. })));
-    assert!(matches!(TetMesh::from_tetgen("4 2 0 0\n", "1 4 0\n"), Err(MeshError::Parse { line: 1, .. })));
+    assert!(matches!(
+        TetMesh::from_tetgen(NODE, too_few),
+        Err(MeshError::Parse { .. })
+    ));
+    assert!(matches!(
+        TetMesh::from_tetgen("4 2 0 0\n", "1 4 0\n"),
+        Err(MeshError::Parse { line: 1, .. })
+    ));
 }
 
 #[test]
 fn error_io() {
     let missing = std::path::Path::new("/nonexistent/beam.node");
-    assert!(matches!(TetMesh::from_tetgen_files(missing, missing), Err(MeshError::Io { .. })));
+    assert!(matches!(
+        TetMesh::from_tetgen_files(missing, missing),
+        Err(MeshError::Io { .. })
+    ));
 }

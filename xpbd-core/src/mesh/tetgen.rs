@@ -20,10 +20,20 @@ fn data_lines(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
 }
 
 fn parse_err(file: &str, line: usize, message: impl Into<String>) -> MeshError {
-    MeshError::Parse { file: file.to_string(), line, message: message.into() }
+    MeshError::Parse {
+        file: file.to_string(),
+        line,
+        message: message.into(),
+    }
 }
 
-fn field<T: std::str::FromStr>(file: &str, line: usize, fields: &[&str], at: usize, what: &str) -> Result<T, MeshError> {
+fn field<T: std::str::FromStr>(
+    file: &str,
+    line: usize,
+    fields: &[&str],
+    at: usize,
+    what: &str,
+) -> Result<T, MeshError> {
     let text = fields
         .get(at)
         .ok_or_else(|| parse_err(file, line, format!("missing {what} (field {})", at + 1)))?;
@@ -45,11 +55,17 @@ impl TetMesh {
     /// ```
     pub fn from_tetgen(node_text: &str, ele_text: &str) -> Result<Self, MeshError> {
         let mut lines = data_lines(node_text);
-        let (line, header) = lines.next().ok_or_else(|| parse_err("node", 1, "empty file"))?;
+        let (line, header) = lines
+            .next()
+            .ok_or_else(|| parse_err("node", 1, "empty file"))?;
         let count: usize = field("node", line, &header, 0, "point count")?;
         let dim: usize = field("node", line, &header, 1, "dimension")?;
         if dim != 3 {
-            return Err(parse_err("node", line, format!("dimension {dim}, expected 3")));
+            return Err(parse_err(
+                "node",
+                line,
+                format!("dimension {dim}, expected 3"),
+            ));
         }
         let mut vertices = Vec::with_capacity(count);
         let mut base = 0usize;
@@ -59,7 +75,11 @@ impl TetMesh {
                 base = index;
             }
             if index != base + k {
-                return Err(parse_err("node", line, format!("point index {index}, expected {}", base + k)));
+                return Err(parse_err(
+                    "node",
+                    line,
+                    format!("point index {index}, expected {}", base + k),
+                ));
             }
             let x: f64 = field("node", line, &fields, 1, "x")?;
             let y: f64 = field("node", line, &fields, 2, "y")?;
@@ -67,18 +87,32 @@ impl TetMesh {
             vertices.push(Vector3::new(x, y, z));
         }
         if vertices.len() != count {
-            return Err(parse_err("node", usize::MAX.min(node_text.lines().count()), format!("header announces {count} points, found {}", vertices.len())));
+            return Err(parse_err(
+                "node",
+                node_text.lines().count(),
+                format!("header announces {count} points, found {}", vertices.len()),
+            ));
         }
         if base > 1 {
-            return Err(parse_err("node", 2, format!("first point index {base}, expected 0 or 1")));
+            return Err(parse_err(
+                "node",
+                2,
+                format!("first point index {base}, expected 0 or 1"),
+            ));
         }
 
         let mut lines = data_lines(ele_text);
-        let (line, header) = lines.next().ok_or_else(|| parse_err("ele", 1, "empty file"))?;
+        let (line, header) = lines
+            .next()
+            .ok_or_else(|| parse_err("ele", 1, "empty file"))?;
         let tets: usize = field("ele", line, &header, 0, "tetrahedron count")?;
         let per: usize = field("ele", line, &header, 1, "nodes per tetrahedron")?;
         if per != 4 && per != 10 {
-            return Err(parse_err("ele", line, format!("{per} nodes per tetrahedron, expected 4 or 10")));
+            return Err(parse_err(
+                "ele",
+                line,
+                format!("{per} nodes per tetrahedron, expected 4 or 10"),
+            ));
         }
         let mut cells = Vec::with_capacity(tets);
         for (line, fields) in lines.take(tets) {
@@ -86,14 +120,22 @@ impl TetMesh {
             for (c, slot) in cell.iter_mut().enumerate() {
                 let raw: usize = field("ele", line, &fields, c + 1, "node index")?;
                 if raw < base || raw - base >= count {
-                    return Err(parse_err("ele", line, format!("node index {raw} outside {base}..{}", base + count)));
+                    return Err(parse_err(
+                        "ele",
+                        line,
+                        format!("node index {raw} outside {base}..{}", base + count),
+                    ));
                 }
                 *slot = (raw - base) as u32;
             }
             cells.push(cell);
         }
         if cells.len() != tets {
-            return Err(parse_err("ele", ele_text.lines().count(), format!("header announces {tets} tetrahedra, found {}", cells.len())));
+            return Err(parse_err(
+                "ele",
+                ele_text.lines().count(),
+                format!("header announces {tets} tetrahedra, found {}", cells.len()),
+            ));
         }
         let mut mesh = TetMesh { vertices, cells };
         mesh.orient_positively();
