@@ -99,9 +99,15 @@ fn cloth_drapes_over_a_sphere_without_entering_it() {
     let closest = x.iter().map(|p| p.norm()).fold(f64::INFINITY, f64::min);
     let lowest = x.iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
     eprintln!("closest {closest}, lowest z {lowest}, min pair {worst_pair}");
-    assert!(closest - (radius_sphere + RADIUS) < 1e-6, "not resting on the sphere: {closest}");
+    assert!(
+        closest - (radius_sphere + RADIUS) < 1e-6,
+        "not resting on the sphere: {closest}"
+    );
     assert!(lowest < -0.1, "did not drape: lowest z {lowest}");
-    assert!(worst_pair >= 0.98 * thickness, "self-collision violated: {worst_pair}");
+    assert!(
+        worst_pair >= 0.98 * thickness,
+        "self-collision violated: {worst_pair}"
+    );
 }
 
 /// Builds a 12×24 cloth with spacing `s` folded in two over the row `j = 12`: the lower half
@@ -175,9 +181,14 @@ fn folded_cloth_keeps_particle_pairs_apart_by_the_thickness() {
         .unwrap();
         sim.add_constraints(stretch).unwrap();
         if self_collision {
-            let pp = ParticleContacts::new(d, Friction::coulomb(0.3).unwrap(), 0.0, ContactOptions::default())
-                .unwrap()
-                .exclude_mesh_neighbours(&triangles);
+            let pp = ParticleContacts::new(
+                d,
+                Friction::coulomb(0.3).unwrap(),
+                0.0,
+                ContactOptions::default(),
+            )
+            .unwrap()
+            .exclude_mesh_neighbours(&triangles);
             sim.add_constraints(pp).unwrap();
         }
         sim.add_constraints(ground()).unwrap();
@@ -194,7 +205,10 @@ fn folded_cloth_keeps_particle_pairs_apart_by_the_thickness() {
     let without = run(false);
     eprintln!("min pair distance: with self-collision {with}, without {without}");
     assert!(with >= 0.995 * d, "pair closer than the thickness: {with}");
-    assert!(without < 0.25 * d, "the scene does not test self-collision: {without}");
+    assert!(
+        without < 0.25 * d,
+        "the scene does not test self-collision: {without}"
+    );
 }
 
 /// Folded cloth with the upper half shifted by half a cell, so its particles would fall
@@ -221,7 +235,13 @@ fn folded_cloth_with_point_triangle_contact_keeps_layers_apart() {
         .unwrap();
         sim.add_constraints(stretch).unwrap();
         if point_triangle {
-            let pt = PointTriangleContacts::new(&triangles, d, Friction::coulomb(0.3).unwrap(), ContactOptions::default()).unwrap();
+            let pt = PointTriangleContacts::new(
+                &triangles,
+                d,
+                Friction::coulomb(0.3).unwrap(),
+                ContactOptions::default(),
+            )
+            .unwrap();
             sim.add_constraints(pt).unwrap();
         }
         sim.add_constraints(ground()).unwrap();
@@ -231,7 +251,10 @@ fn folded_cloth_with_point_triangle_contact_keeps_layers_apart() {
         // Distance from every upper-half particle to every lower-half triangle (excluding the
         // crease rows, which are joined by vertical links).
         let x = &sim.particles().x;
-        let lower: Vec<&[usize; 3]> = triangles.iter().filter(|t| t.iter().all(|&i| i < n / 2 - 12)).collect();
+        let lower: Vec<&[usize; 3]> = triangles
+            .iter()
+            .filter(|t| t.iter().all(|&i| i < n / 2 - 12))
+            .collect();
         let mut worst = f64::INFINITY;
         for p in n / 2 + 12..n {
             for t in &lower {
@@ -244,8 +267,14 @@ fn folded_cloth_with_point_triangle_contact_keeps_layers_apart() {
     let with = run(true);
     let without = run(false);
     eprintln!("min point-triangle distance: with {with}, without {without}");
-    assert!(with >= 0.995 * d, "layers closer than the thickness: {with}");
-    assert!(without < 0.25 * d, "the scene does not test point-triangle contact: {without}");
+    assert!(
+        with >= 0.995 * d,
+        "layers closer than the thickness: {with}"
+    );
+    assert!(
+        without < 0.25 * d,
+        "the scene does not test point-triangle contact: {without}"
+    );
 }
 
 /// Closest point on a triangle by brute force over a fine barycentric lattice refined by
@@ -266,4 +295,62 @@ fn closest_point(p: &Vector<3>, t: &[Vector<3>; 3]) -> Vector<3> {
         }
     }
     best
+}
+
+/// Determinism: the cloth-on-sphere scene with particle and point–triangle self-collision gives
+/// bit-identical positions on 1 and 2 worker threads for every solver (contact lists are built
+/// in fixed-size chunks concatenated in order; the per-contact friction budget is touched by
+/// one task at a time).
+#[test]
+fn contact_scenes_are_bit_identical_for_any_thread_count() {
+    let run = |threads: usize, solver: SolverKind| {
+        let c = cloth(16, 16, [0.8, 0.8], Vector::<3>::new(-0.4, -0.4, 0.35));
+        let mut sim = Simulation::new(
+            c.particles.clone(),
+            SolverSettings {
+                threads,
+                solver,
+                ..SolverSettings::default()
+            },
+        )
+        .unwrap();
+        sim.add_constraints(c.stretch.clone()).unwrap();
+        sim.add_constraints(
+            ParticleContacts::new(
+                0.03,
+                Friction::coulomb(0.2).unwrap(),
+                0.0,
+                ContactOptions::default(),
+            )
+            .unwrap()
+            .exclude_mesh_neighbours(&c.triangles),
+        )
+        .unwrap();
+        sim.add_constraints(
+            PointTriangleContacts::new(
+                &c.triangles,
+                0.01,
+                Friction::coulomb(0.2).unwrap(),
+                ContactOptions::default(),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let mut g = ColliderContacts::new(RADIUS, ContactOptions::default()).unwrap();
+        g.add_collider(
+            Collider::fixed(Shape::Sphere { radius: 0.3 })
+                .with_friction(Friction::coulomb(0.5).unwrap()),
+        )
+        .unwrap();
+        sim.add_constraints(g).unwrap();
+        for _ in 0..40 {
+            sim.step(1.0 / 60.0).unwrap();
+        }
+        sim.particles().x.clone()
+    };
+    for solver in [SolverKind::Coloured, SolverKind::JACOBI] {
+        let a = run(1, solver);
+        let b = run(2, solver);
+        assert!(a == b, "{solver:?}: results differ between 1 and 2 threads");
+    }
 }

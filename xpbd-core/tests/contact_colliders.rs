@@ -68,7 +68,10 @@ fn particle_rests_on_every_shape_at_the_analytic_height() {
             pos.z
         );
         assert!(speed < 1e-9, "{name}: still moving at {speed}");
-        assert!((pos.x - x).abs() < 1e-9 && (pos.y - y).abs() < 1e-9, "{name}: slid");
+        assert!(
+            (pos.x - x).abs() < 1e-9 && (pos.y - y).abs() < 1e-9,
+            "{name}: slid"
+        );
     }
 }
 
@@ -110,6 +113,9 @@ fn particles_stack_at_twice_their_radius() {
     heights.sort_by(f64::total_cmp);
     for (k, z) in heights.iter().enumerate() {
         let expected = r * (2 * k + 1) as f64;
-        assert!((z - expected).abs() < 1e-5, "particle {k}: {z} vs {expected}");
+        assert!(
+            (z - expected).abs() < 1e-5,
+            "particle {k}: {z} vs {expected}"
+        );
     }
 }

@@ -16,12 +16,30 @@ fn non_finite_geometry_is_rejected() {
     let e = contacts()
         .add_collider(Collider::fixed(Shape::Sphere { radius: f64::NAN }))
         .unwrap_err();
-    assert!(matches!(e, ContactError::NonFiniteGeometry { field: "sphere radius", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            ContactError::NonFiniteGeometry {
+                field: "sphere radius",
+                ..
+            }
+        ),
+        "{e}"
+    );
     let pose = Pose::from_translation(Vector::<3>::new(f64::INFINITY, 0.0, 0.0));
     let e = contacts()
         .add_collider(Collider::fixed(Shape::Sphere { radius: 1.0 }).at(pose))
         .unwrap_err();
-    assert!(matches!(e, ContactError::NonFiniteGeometry { field: "pose translation", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            ContactError::NonFiniteGeometry {
+                field: "pose translation",
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Converts into the core's BuildError for `?` in scene code.
     let b: BuildError = e.into();
     assert!(matches!(b, BuildError::InvalidGeometry(_)));
@@ -40,14 +58,26 @@ fn negative_radius_and_sizes_are_rejected() {
         }
     );
     let e = ColliderContacts::<3>::new(-0.01, ContactOptions::default()).unwrap_err();
-    assert!(matches!(e, ContactError::NegativeSize { field: "particle radius", .. }));
+    assert!(matches!(
+        e,
+        ContactError::NegativeSize {
+            field: "particle radius",
+            ..
+        }
+    ));
     let e = contacts()
         .add_collider(Collider::fixed(Shape::Capsule {
             half_length: 0.1,
             radius: -1.0,
         }))
         .unwrap_err();
-    assert!(matches!(e, ContactError::NegativeSize { field: "capsule radius", .. }));
+    assert!(matches!(
+        e,
+        ContactError::NegativeSize {
+            field: "capsule radius",
+            ..
+        }
+    ));
     let e = ParticleContacts::<3>::new(-0.02, Friction::NONE, 0.0, ContactOptions::default())
         .unwrap_err();
     assert!(matches!(e, ContactError::NegativeSize { .. }));
@@ -56,9 +86,17 @@ fn negative_radius_and_sizes_are_rejected() {
 #[test]
 fn negative_or_inconsistent_friction_is_rejected() {
     let e = Friction::new(-0.1, 0.0).unwrap_err();
-    assert!(matches!(e, ContactError::InvalidFriction { field: "static coefficient", value, .. } if value == -0.1));
+    assert!(
+        matches!(e, ContactError::InvalidFriction { field: "static coefficient", value, .. } if value == -0.1)
+    );
     let e = Friction::new(0.3, 0.5).unwrap_err();
-    assert!(matches!(e, ContactError::InvalidFriction { field: "kinetic coefficient", .. }));
+    assert!(matches!(
+        e,
+        ContactError::InvalidFriction {
+            field: "kinetic coefficient",
+            ..
+        }
+    ));
     let bad = Friction {
         static_coefficient: 0.5,
         kinetic_coefficient: f64::NAN,
@@ -86,7 +124,10 @@ fn improper_rotation_is_rejected() {
     let e = contacts()
         .add_collider(Collider::fixed(Shape::Sphere { radius: 1.0 }).at(pose))
         .unwrap_err();
-    assert!(matches!(e, ContactError::InvalidRotation { det, .. } if det < 0.0), "{e}");
+    assert!(
+        matches!(e, ContactError::InvalidRotation { det, .. } if det < 0.0),
+        "{e}"
+    );
     pose.rotation = xpbd_core::Matrix::<3>::identity() * 2.0;
     let e = pose.validate().unwrap_err();
     assert!(matches!(e, ContactError::InvalidRotation { .. }));
@@ -97,7 +138,10 @@ fn non_closed_mesh_is_rejected_for_an_sdf() {
     let mut cube = parse_obj(UNIT_CUBE_OBJ).unwrap();
     cube.triangles.pop();
     let e = SdfGrid::from_mesh(&cube, 0.1, 0.1).unwrap_err();
-    assert!(matches!(e, ContactError::NonClosedMesh { forward, backward, .. } if forward + backward == 1), "{e}");
+    assert!(
+        matches!(e, ContactError::NonClosedMesh { forward, backward, .. } if forward + backward == 1),
+        "{e}"
+    );
     // A closed but inconsistently oriented mesh (one face flipped) has no inside either.
     let mut cube = parse_obj(UNIT_CUBE_OBJ).unwrap();
     cube.triangles[0].swap(1, 2);

@@ -133,17 +133,8 @@ fn animated_collider_reaches_its_target_pose() {
     // Rotate the bar by 10° per step about z, 9 steps: its tip sweeps through the particle.
     for k in 1..=9 {
         let a = (10.0 * k as f64).to_radians();
-        let rotation = Matrix::<3>::new(
-            a.cos(),
-            -a.sin(),
-            0.0,
-            a.sin(),
-            a.cos(),
-            0.0,
-            0.0,
-            0.0,
-            1.0,
-        );
+        let rotation =
+            Matrix::<3>::new(a.cos(), -a.sin(), 0.0, a.sin(), a.cos(), 0.0, 0.0, 0.0, 1.0);
         let target = Pose {
             translation: Vector::<3>::zeros(),
             rotation,
@@ -156,7 +147,10 @@ fn animated_collider_reaches_its_target_pose() {
         let c = &sim.block(h).kind.colliders()[0];
         assert!((c.pose.rotation - rotation).norm() < 1e-12);
         let (phi, _) = c.shape.signed_distance(&c.pose, &sim.particles().x[p]);
-        assert!(phi >= R - 1e-9, "step {k}: particle inside the bar, φ = {phi}");
+        assert!(
+            phi >= R - 1e-9,
+            "step {k}: particle inside the bar, φ = {phi}"
+        );
     }
     // It was pushed (it started at 34° and 0.18 m from the axis, inside the swept disc of
     // radius 0.2 m).

@@ -96,7 +96,10 @@ fn dropped_particle_never_ends_below_the_plane_2d() {
     for solver in solvers() {
         for (dt, substeps) in [(1.0 / 30.0, 1), (1.0 / 60.0, 10)] {
             let gap = lowest_gap::<2>(solver, dt, substeps, ContactGeneration::PerSubstep);
-            assert!(gap >= -1e-12, "{solver:?} dt {dt} substeps {substeps}: {gap}");
+            assert!(
+                gap >= -1e-12,
+                "{solver:?} dt {dt} substeps {substeps}: {gap}"
+            );
         }
     }
 }

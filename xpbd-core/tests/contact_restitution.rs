@@ -51,7 +51,11 @@ fn rebound(e: f64, height: f64, dt: f64, substeps: usize, solver: SolverKind) ->
 #[test]
 fn rebound_height_ratio_is_e_squared() {
     for e in [0.3, 0.5, 0.8, 1.0] {
-        for solver in [SolverKind::GaussSeidel, SolverKind::Coloured, SolverKind::JACOBI] {
+        for solver in [
+            SolverKind::GaussSeidel,
+            SolverKind::Coloured,
+            SolverKind::JACOBI,
+        ] {
             let apex = rebound(e, 1.0, 1.0 / 60.0, 20, solver);
             let ratio = apex / 1.0;
             assert!(

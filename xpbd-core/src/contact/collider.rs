@@ -4,7 +4,9 @@ use rayon::prelude::*;
 
 use super::ContactOptions;
 use super::error::{ContactError, check_finite, check_size};
-use super::friction::{Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse};
+use super::friction::{
+    Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse,
+};
 use super::shape::{Pose, Shape};
 use crate::constraint::{ConstraintKind, SubstepContext};
 use crate::{BuildError, Particles, Vector};
@@ -135,7 +137,6 @@ pub struct ColliderContacts<const D: usize> {
     collider_of: Vec<u32>,
     v_pre: Vec<Vector<D>>,
     friction_used: TangentialBudget,
-    regenerated: bool,
 }
 
 impl<const D: usize> ColliderContacts<D> {
@@ -154,7 +155,6 @@ impl<const D: usize> ColliderContacts<D> {
             collider_of: Vec::new(),
             v_pre: Vec::new(),
             friction_used: TangentialBudget::default(),
-            regenerated: false,
         })
     }
 
@@ -383,8 +383,7 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
 
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
         self.update_motion(ctx);
-        self.regenerated = self.options.regenerate_at(ctx.substep);
-        if self.regenerated {
+        if self.options.regenerate_at(ctx.substep) {
             self.generate(particles, ctx);
         }
         let n_contacts = self.len();
@@ -445,8 +444,11 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
         }
     }
 
+    /// Always `true`: the contact list changes between substeps (with
+    /// [`super::ContactGeneration::PerStep`] only at the first, but the simulation decides
+    /// once, when the block is added, whether to track incidence counts).
     fn dynamic_topology(&self) -> bool {
-        self.regenerated
+        true
     }
 
     fn validate(&self) -> Result<(), BuildError> {

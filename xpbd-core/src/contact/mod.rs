@@ -63,6 +63,49 @@ pub use triangle::PointTriangleContacts;
 
 use error::check_size;
 
+/// Deviations `|v_p − v̄|` of the velocities of `members` from their mean v̄ (0 for others),
+/// and their mean. For any two particles `|v_p − v_q| ≤ 2 max(dev_p, dev_q)` (triangle
+/// inequality), so the broad phase can search around each particle with a radius set by its
+/// own deviation and let the faster particle of a pair find it ([`owns_pair`]); a cloth that
+/// falls as a whole has small deviations and small search radii.
+pub(crate) fn speed_deviations<const D: usize>(
+    v: &[crate::Vector<D>],
+    is_member: impl Fn(usize) -> bool,
+) -> (Vec<f64>, f64) {
+    let mut mean = crate::Vector::<D>::zeros();
+    let mut count = 0usize;
+    for (p, vp) in v.iter().enumerate() {
+        if is_member(p) {
+            mean += vp;
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return (vec![0.0; v.len()], 0.0);
+    }
+    mean /= count as f64;
+    let dev: Vec<f64> = v
+        .iter()
+        .enumerate()
+        .map(|(p, vp)| {
+            if is_member(p) {
+                (vp - mean).norm()
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let mean_dev = dev.iter().sum::<f64>() / count as f64;
+    (dev, mean_dev)
+}
+
+/// Whether the search around `p` is responsible for the pair (p, q): the particle with the
+/// larger speed deviation, ties to the lower index.
+#[inline]
+pub(crate) fn owns_pair(dev: &[f64], p: usize, q: usize) -> bool {
+    dev[p] > dev[q] || (dev[p] == dev[q] && p < q)
+}
+
 /// When contact candidates are searched (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ContactGeneration {

@@ -2,9 +2,11 @@
 
 use rayon::prelude::*;
 
-use super::ContactOptions;
 use super::error::{ContactError, check_size};
-use super::friction::{Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse};
+use super::friction::{
+    Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse,
+};
+use super::{ContactOptions, owns_pair, speed_deviations};
 use crate::constraint::{ConstraintKind, SubstepContext};
 use crate::spatial::UniformGrid;
 use crate::{BuildError, Particles, Vector};
@@ -16,10 +18,12 @@ const CHUNK: usize = 1024;
 /// thickness for cloth self-collision), with Coulomb friction and restitution between them.
 ///
 /// Broad phase: a [`UniformGrid`] (counting sort, shared with the XPBI neighbour search) is
-/// rebuilt on `xⁿ` at every generation with cells of the query radius
-/// `R = d + margin + 2(2 v_max h_g + a h_g²)`; a pair is kept when its own gap is below the bound
-/// for its relative speed ([`ContactOptions`]). Pairs where both particles are immovable, pairs
-/// listed with [`ParticleContacts::exclude_pairs`] (e.g. neighbours in a cloth mesh,
+/// rebuilt on `xⁿ` at every generation; each particle searches the radius
+/// `R_p = d + margin + 2(2 dev_p h_g + a h_g²)` with `dev_p = |v_p − v̄|`, which covers every
+/// pair it is responsible for (the one of larger deviation, so `|v_p − v_q| ≤ 2 dev_p`); a pair
+/// is kept when its gap is below the bound for its own relative speed ([`ContactOptions`]).
+/// Pairs where both particles are immovable, pairs listed with
+/// [`ParticleContacts::exclude_pairs`] (e.g. neighbours in a cloth mesh,
 /// [`ParticleContacts::exclude_mesh_neighbours`]) and particles outside
 /// [`ParticleContacts::only_particles`] are skipped.
 ///
@@ -44,7 +48,6 @@ pub struct ParticleContacts<const D: usize> {
     pairs: Vec<[u32; 2]>,
     v_pre: Vec<[Vector<D>; 2]>,
     friction_used: TangentialBudget,
-    regenerated: bool,
 }
 
 impl<const D: usize> ParticleContacts<D> {
@@ -69,7 +72,6 @@ impl<const D: usize> ParticleContacts<D> {
             pairs: Vec::new(),
             v_pre: Vec::new(),
             friction_used: TangentialBudget::default(),
-            regenerated: false,
         })
     }
 
@@ -131,16 +133,14 @@ impl<const D: usize> ParticleContacts<D> {
             return;
         }
         let span = self.options.generation_span(ctx.h, ctx.substeps);
-        let v_max = (0..n)
-            .filter(|&p| self.is_member(p))
-            .map(|p| particles.v[p].norm())
-            .fold(0.0, f64::max);
-        let radius = self.distance + self.options.gap_bound(2.0 * v_max, span);
-        let Some(grid) = build_grid(&particles.x, radius) else {
+        let (dev, mean_dev) = speed_deviations(&particles.v, |p| self.is_member(p));
+        let cell = self.distance + self.options.gap_bound(2.0 * mean_dev, span);
+        let Some(grid) = build_grid(&particles.x, cell) else {
             return;
         };
         let this = &*self;
         let x = &particles.x;
+        let dev = &dev;
         let found: Vec<[u32; 2]> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|chunk| {
@@ -149,8 +149,9 @@ impl<const D: usize> ParticleContacts<D> {
                     if !this.is_member(p) {
                         continue;
                     }
+                    let radius = this.distance + this.options.gap_bound(2.0 * dev[p], span);
                     grid.for_each_within(x, &x[p], radius, |q| {
-                        if q <= p || !this.is_member(q) {
+                        if q == p || !this.is_member(q) || !owns_pair(dev, p, q) {
                             return;
                         }
                         if particles.inv_mass[p] <= 0.0 && particles.inv_mass[q] <= 0.0 {
@@ -161,7 +162,8 @@ impl<const D: usize> ParticleContacts<D> {
                         if gap >= this.options.gap_bound(speed, span) {
                             return;
                         }
-                        if this.excluded.binary_search(&(p as u32, q as u32)).is_ok() {
+                        let key = (p.min(q) as u32, p.max(q) as u32);
+                        if this.excluded.binary_search(&key).is_ok() {
                             return;
                         }
                         out.push([p as u32, q as u32]);
@@ -252,8 +254,7 @@ impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
     }
 
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
-        self.regenerated = self.options.regenerate_at(ctx.substep);
-        if self.regenerated {
+        if self.options.regenerate_at(ctx.substep) {
             self.generate(particles, ctx);
         }
         let n_contacts = self.len();
@@ -296,8 +297,11 @@ impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
         }
     }
 
+    /// Always `true`: the contact list changes between substeps (with
+    /// [`super::ContactGeneration::PerStep`] only at the first, but the simulation decides
+    /// once, when the block is added, whether to track incidence counts).
     fn dynamic_topology(&self) -> bool {
-        self.regenerated
+        true
     }
 
     fn validate(&self) -> Result<(), BuildError> {

@@ -2,11 +2,11 @@
 
 use rayon::prelude::*;
 
-use super::ContactOptions;
 use super::error::{ContactError, check_size};
 use super::friction::{Friction, TangentialBudget, apply_coulomb_friction};
 use super::particle::build_grid;
 use super::sdf::closest_point_barycentric;
+use super::{ContactOptions, speed_deviations};
 use crate::constraint::{ConstraintKind, SubstepContext};
 use crate::{BuildError, Particles, Vector};
 
@@ -26,9 +26,11 @@ const CHUNK: usize = 512;
 /// needs small substeps: the relative motion per substep must stay below the thickness `d`
 /// (the promised speed limit is `|v_rel| h < d`).
 ///
-/// The broad phase bins triangle centroids in the shared [`crate::spatial::UniformGrid`] with
-/// cells of the query radius `R = r_tri + d + margin` (r_tri: largest centroid–vertex
-/// distance). Points default to the mesh vertices; add others with
+/// The broad phase bins triangle centroids and particles in the shared
+/// [`crate::spatial::UniformGrid`]. A (point, triangle) pair is found by whichever side has the
+/// larger speed deviation `dev = |v − v̄|` (a triangle's is its fastest vertex's), searching the
+/// radius `r_tri + d + margin + 2(2 dev h_g + a h_g²)` (r_tri: largest centroid–vertex
+/// distance), which bounds the pair's relative speed by `2 dev`. Points default to the mesh vertices; add others with
 /// [`PointTriangleContacts::with_points`].
 ///
 /// ```
@@ -50,7 +52,6 @@ pub struct PointTriangleContacts {
     weights: Vec<[f64; 3]>,
     normal: Vec<Vector<3>>,
     friction_used: TangentialBudget,
-    regenerated: bool,
 }
 
 impl PointTriangleContacts {
@@ -78,7 +79,6 @@ impl PointTriangleContacts {
             weights: Vec::new(),
             normal: Vec::new(),
             friction_used: TangentialBudget::default(),
-            regenerated: false,
         })
     }
 
@@ -104,12 +104,25 @@ impl PointTriangleContacts {
         self.stencil.clear();
         self.weights.clear();
         self.normal.clear();
-        if self.triangles.is_empty() || self.points.is_empty() {
+        let x = &particles.x;
+        let n = x.len();
+        if self.triangles.is_empty() || self.points.is_empty() || n == 0 {
             return;
         }
-        let x = &particles.x;
-        let v = &particles.v;
         let span = self.options.generation_span(ctx.h, ctx.substeps);
+        let mut is_point = vec![false; n];
+        for &p in &self.points {
+            if (p as usize) < n {
+                is_point[p as usize] = true;
+            }
+        }
+        let mut in_mesh = vec![false; n];
+        for t in &self.triangles {
+            for &i in t {
+                in_mesh[i as usize] = true;
+            }
+        }
+        let (dev, mean_dev) = speed_deviations(&particles.v, |p| is_point[p] || in_mesh[p]);
         let corners = |t: &[u32; 3]| t.map(|i| x[i as usize]);
         let centroids: Vec<Vector<3>> = self
             .triangles
@@ -130,69 +143,99 @@ impl PointTriangleContacts {
                     .fold(0.0, f64::max)
             })
             .fold(0.0, f64::max);
-        let v_max = self
-            .points
+        let dev_tri: Vec<f64> = self
+            .triangles
             .iter()
-            .map(|&p| v[p as usize].norm())
-            .fold(0.0, f64::max);
-        let radius = r_tri + self.distance + self.options.gap_bound(2.0 * v_max, span);
-        let Some(grid) = build_grid(&centroids, radius) else {
+            .map(|t| t.iter().map(|&i| dev[i as usize]).fold(0.0, f64::max))
+            .collect();
+        let reach = |d: f64| r_tri + self.distance + self.options.gap_bound(2.0 * d, span);
+        let cell = reach(mean_dev);
+        let (Some(tri_grid), Some(point_grid)) =
+            (build_grid(&centroids, cell), build_grid(x, cell))
+        else {
             return;
         };
         let this = &*self;
-        let found: Vec<([u32; 4], [f64; 3], Vector<3>)> = self
+        // Narrow phase of point p against triangle t (module docs).
+        let narrow = |p: usize, t: usize, out: &mut Vec<Candidate>| {
+            let tri = this.triangles[t];
+            if tri.contains(&(p as u32)) {
+                return;
+            }
+            let w = &particles.inv_mass;
+            if w[p] <= 0.0 && tri.iter().all(|&i| w[i as usize] <= 0.0) {
+                return;
+            }
+            let v = &particles.v;
+            let pts = corners(&tri);
+            let beta = closest_point_barycentric(&x[p], &pts);
+            let q = pts[0] * beta[0] + pts[1] * beta[1] + pts[2] * beta[2];
+            let vq = v[tri[0] as usize] * beta[0]
+                + v[tri[1] as usize] * beta[1]
+                + v[tri[2] as usize] * beta[2];
+            let offset = x[p] - q;
+            let dist = offset.norm();
+            if dist - this.distance >= this.options.gap_bound((v[p] - vq).norm(), span) {
+                return;
+            }
+            let n = if dist > 1e-12 * this.distance.max(1.0) {
+                offset / dist
+            } else {
+                (pts[1] - pts[0]).cross(&(pts[2] - pts[0])).normalize()
+            };
+            if n.iter().all(|c| c.is_finite()) {
+                out.push(([p as u32, tri[0], tri[1], tri[2]], beta, n));
+            }
+        };
+        // Pass 1: each point searches the triangles it is responsible for (dev_t ≤ dev_p, so
+        // the relative speed is at most 2 dev_p and within its search radius).
+        let from_points: Vec<Candidate> = self
             .points
             .par_chunks(CHUNK)
             .flat_map_iter(|chunk| {
                 let mut out = Vec::new();
                 for &p in chunk {
-                    let pu = p as usize;
-                    if pu >= x.len() {
+                    let p = p as usize;
+                    if p >= n {
                         continue;
                     }
-                    grid.for_each_within(&centroids, &x[pu], radius, |t| {
-                        let tri = this.triangles[t];
-                        if tri.contains(&p) {
-                            return;
+                    tri_grid.for_each_within(&centroids, &x[p], reach(dev[p]), |t| {
+                        if dev_tri[t] <= dev[p] {
+                            narrow(p, t, &mut out);
                         }
-                        let w = &particles.inv_mass;
-                        if w[pu] <= 0.0 && tri.iter().all(|&i| w[i as usize] <= 0.0) {
-                            return;
-                        }
-                        let pts = corners(&tri);
-                        let beta = closest_point_barycentric(&x[pu], &pts);
-                        let q = pts[0] * beta[0] + pts[1] * beta[1] + pts[2] * beta[2];
-                        let vq = v[tri[0] as usize] * beta[0]
-                            + v[tri[1] as usize] * beta[1]
-                            + v[tri[2] as usize] * beta[2];
-                        let offset = x[pu] - q;
-                        let dist = offset.norm();
-                        let gap = dist - this.distance;
-                        if gap >= this.options.gap_bound((v[pu] - vq).norm(), span) {
-                            return;
-                        }
-                        let face = (pts[1] - pts[0]).cross(&(pts[2] - pts[0]));
-                        let n = if dist > 1e-12 * this.distance.max(1.0) {
-                            offset / dist
-                        } else {
-                            face.normalize()
-                        };
-                        if !n.iter().all(|c| c.is_finite()) {
-                            return;
-                        }
-                        out.push(([p, tri[0], tri[1], tri[2]], beta, n));
                     });
                 }
                 out
             })
             .collect();
-        for (s, b, n) in found {
+        // Pass 2: each triangle searches the points that are slower than its fastest vertex.
+        let from_triangles: Vec<Candidate> = (0..self.triangles.len().div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::new();
+                for t in chunk * CHUNK..((chunk + 1) * CHUNK).min(this.triangles.len()) {
+                    if dev_tri[t] == 0.0 {
+                        continue;
+                    }
+                    point_grid.for_each_within(x, &centroids[t], reach(dev_tri[t]), |p| {
+                        if is_point[p] && dev[p] < dev_tri[t] {
+                            narrow(p, t, &mut out);
+                        }
+                    });
+                }
+                out
+            })
+            .collect();
+        for (s, b, n) in from_points.into_iter().chain(from_triangles) {
             self.stencil.push(s);
             self.weights.push(b);
             self.normal.push(n);
         }
     }
 }
+
+/// A contact candidate: stencil `[p, a, b, c]`, barycentric weights, frozen normal.
+type Candidate = ([u32; 4], [f64; 3], Vector<3>);
 
 impl ConstraintKind<3> for PointTriangleContacts {
     const NAME: &'static str = "point-triangle contact";
@@ -253,16 +296,18 @@ impl ConstraintKind<3> for PointTriangleContacts {
     }
 
     fn begin_substep(&mut self, particles: &Particles<3>, ctx: &SubstepContext) {
-        self.regenerated = self.options.regenerate_at(ctx.substep);
-        if self.regenerated {
+        if self.options.regenerate_at(ctx.substep) {
             self.generate(particles, ctx);
         }
         let n_contacts = self.len();
         self.friction_used.reset(n_contacts);
     }
 
+    /// Always `true`: the contact list changes between substeps (with
+    /// [`super::ContactGeneration::PerStep`] only at the first, but the simulation decides
+    /// once, when the block is added, whether to track incidence counts).
     fn dynamic_topology(&self) -> bool {
-        self.regenerated
+        true
     }
 
     fn validate(&self) -> Result<(), BuildError> {
