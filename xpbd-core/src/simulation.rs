@@ -453,11 +453,14 @@ impl<const D: usize> Simulation<D> {
                 let last = self.report.residuals.last().copied().unwrap_or(0.0);
                 self.report.substep_residuals.push(last);
             }
-            self.update_velocities(h, par_particles);
+            let velocities_ok = self.update_velocities(h, par_particles);
             for b in &mut self.blocks {
                 b.end_substep(&mut self.particles, &ctx);
             }
-            self.check_state(s)?;
+            // End-of-substep hooks (XPBI, contacts) may change x and v: check again then.
+            if !velocities_ok || self.blocks_dynamic {
+                self.check_state(s)?;
+            }
             self.time += h;
         }
         Ok(())
@@ -550,26 +553,32 @@ impl<const D: usize> Simulation<D> {
             .sqrt()
     }
 
-    fn update_velocities(&mut self, h: f64, par: bool) {
+    /// `v = (x − x_prev)/h` (then damped). Returns `false` when some particle is non-finite
+    /// or faster than the divergence threshold, so the full check runs only then.
+    fn update_velocities(&mut self, h: f64, par: bool) -> bool {
         let damp = (-self.settings.velocity_damping * h).exp();
+        let max_speed2 = self.settings.diagnostics.max_speed.powi(2);
         let p = &mut self.particles;
         let inv_h = 1.0 / h;
-        let body = |((v, x), (xp, w)): ((&mut Vector<D>, &Vector<D>), (&Vector<D>, &f64))| {
+        let body = |((v, x), (xp, w)): ((&mut Vector<D>, &Vector<D>), (&Vector<D>, &f64))| -> bool {
             *v = (x - xp) * inv_h;
             if *w > 0.0 {
                 *v *= damp;
             }
+            // NaN compares false, so a non-finite velocity fails this test too.
+            v.norm_squared() <= max_speed2
         };
         if par {
             p.v.par_iter_mut()
                 .zip(p.x.par_iter())
                 .zip(p.x_prev.par_iter().zip(p.inv_mass.par_iter()))
-                .for_each(body);
+                .map(body)
+                .reduce(|| true, |a, b| a & b)
         } else {
             p.v.iter_mut()
                 .zip(p.x.iter())
                 .zip(p.x_prev.iter().zip(p.inv_mass.iter()))
-                .for_each(body);
+                .fold(true, |ok, item| ok & body(item))
         }
     }
 

@@ -11,4 +11,4 @@ pub mod soft_body;
 pub use cloth::{Cloth, ClothBending, ClothGrid};
 pub use obj::{TriangleSurface, load_obj};
 pub use rope::{Rope, RopeBuilder};
-pub use soft_body::{SoftBody, soft_body_from_simplices};
+pub use soft_body::{SoftBody, soft_body_from_mesh, soft_body_from_simplices};

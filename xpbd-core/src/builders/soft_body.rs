@@ -64,3 +64,27 @@ pub fn soft_body_from_simplices<const D: usize>(
     }
     Ok(SoftBody { particles, elastic })
 }
+
+/// [`soft_body_from_simplices`] for a [`crate::mesh::SimplexMesh`] (`K = D + 1`), e.g. a
+/// [`crate::mesh::TetMesh::box_beam`] or a TetGen import.
+///
+/// ```
+/// use xpbd_core::builders::soft_body_from_mesh;
+/// use xpbd_core::mesh::TetMesh;
+/// let mesh = TetMesh::box_beam([1.0, 0.1, 0.1], [10, 1, 1]).unwrap();
+/// let body = soft_body_from_mesh(&mesh, 1000.0, 1e5, 0.3).unwrap();
+/// let mass: f64 = (0..body.particles.len()).map(|i| body.particles.mass(i)).sum();
+/// assert!((mass - 1000.0 * 0.01).abs() < 1e-9);
+/// ```
+pub fn soft_body_from_mesh<const D: usize, const K: usize>(
+    mesh: &crate::mesh::SimplexMesh<D, K>,
+    density: f64,
+    youngs: f64,
+    poisson: f64,
+) -> Result<SoftBody<D>, BuildError> {
+    if K != D + 1 {
+        return Err(BuildError::InvalidGeometry(format!("a {D}D soft body needs simplices of {} vertices, got {K}", D + 1)));
+    }
+    let cells: Vec<Vec<usize>> = mesh.cells.iter().map(|c| c.iter().map(|&i| i as usize).collect()).collect();
+    soft_body_from_simplices(&mesh.vertices, &cells, density, youngs, poisson)
+}
