@@ -34,11 +34,13 @@
 //! Implemented kinds: distance, dihedral bending, tetrahedral volume; plane and sphere
 //! colliders with Coulomb friction ([`Collider`]). Not implemented on the GPU: kinematic
 //! targets and residual/energy diagnostics (typed `Unsupported` errors), the other
-//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]), XPBI.
+//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]), and XPBI beyond its
+//! first stage, the neighbour grid ([`grid`]).
 
 pub mod backend;
 pub mod context;
 pub mod error;
+pub mod grid;
 pub mod layout;
 mod pipelines;
 pub mod scene;

@@ -6,8 +6,18 @@
 /// compute + gather, colliders, velocity update with friction and fault detection.
 pub const XPBD_WGSL: &str = include_str!("shaders/xpbd.wgsl");
 
+/// Neighbour grid (XPBI): bin, scatter, per-cell sort, neighbour count and fill.
+pub const GRID_WGSL: &str = include_str!("shaders/grid.wgsl");
+
+/// Single-workgroup exclusive prefix sum.
+pub const SCAN_WGSL: &str = include_str!("shaders/scan.wgsl");
+
 /// `(file name, source)` of every shader.
-pub const ALL: &[(&str, &str)] = &[("xpbd.wgsl", XPBD_WGSL)];
+pub const ALL: &[(&str, &str)] = &[
+    ("xpbd.wgsl", XPBD_WGSL),
+    ("grid.wgsl", GRID_WGSL),
+    ("scan.wgsl", SCAN_WGSL),
+];
 
 #[cfg(test)]
 mod tests {

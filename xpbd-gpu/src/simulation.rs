@@ -604,7 +604,7 @@ mod tests {
     fn dispatch_grid_covers_every_thread_within_the_limit() {
         for count in [0u32, 1, 64, 65, 65535 * 64, 65535 * 64 + 1, 40_000_000] {
             let (gx, gy) = groups(count);
-            assert!(gx >= 1 && gx <= MAX_GROUPS_PER_DIM && gy <= MAX_GROUPS_PER_DIM);
+            assert!((1..=MAX_GROUPS_PER_DIM).contains(&gx) && gy <= MAX_GROUPS_PER_DIM);
             let threads = gx as u64 * gy as u64 * WORKGROUP as u64;
             assert!(threads >= count as u64, "{count}: {threads}");
             // No more than one extra row of workgroups.
