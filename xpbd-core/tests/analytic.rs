@@ -217,3 +217,77 @@ fn pinned_particles_never_move_and_kinematic_ones_follow_their_target() {
         sim.particles().v[a]
     );
 }
+
+/// The XPBD paper's spring (§7): distance constraint with rest length 1, α = 1e-3 m/N, a free
+/// particle of mass 1 kg released at x = 1.5 next to a pinned one, no gravity. The analytic
+/// solution is x(t) = 1 + 0.5 cos(t/√(mα)). Returns (measured period, amplitude after `t_end`).
+fn spring(beta: f64, substeps: usize, t_end: f64) -> (f64, f64) {
+    let mut p = Particles::<2>::new();
+    p.push(Vector::<2>::zeros(), 0.0);
+    p.push(Vector::<2>::new(1.5, 0.0), 1.0);
+    let mut d = DistanceConstraints::new();
+    d.add_with_rest_length(0, 1, 1.0, 1e-3).unwrap();
+    d.set_damping(beta).unwrap();
+    let settings = SolverSettings::<2> { substeps, gravity: Vector::<2>::zeros(), solver: SolverKind::GaussSeidel, ..SolverSettings::default() };
+    let mut sim = Simulation::new(p, settings).unwrap();
+    sim.add_constraints(d).unwrap();
+    let dt = 1.0 / 60.0;
+    let (mut t, mut last, mut crossings, mut amplitude) = (0.0, 0.5, Vec::new(), 0.0f64);
+    while t < t_end {
+        sim.step(dt).unwrap();
+        t += dt;
+        let u = sim.particles().x[1].x - 1.0;
+        if last > 0.0 && u <= 0.0 {
+            crossings.push(t - dt * u / (u - last));
+        }
+        if t > t_end - 0.2 {
+            amplitude = amplitude.max(u.abs());
+        }
+        last = u;
+    }
+    let period = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
+    (period, amplitude)
+}
+
+#[test]
+fn spring_oscillates_at_the_analytic_frequency() {
+    let expected = 2.0 * std::f64::consts::PI * (1.0f64 * 1e-3).sqrt();
+    let (period, amplitude) = spring(0.0, 40, 2.0);
+    // h = 1/2400 s, ωh = 0.013: implicit Euler's period error O((ωh)²) is ~1e-4.
+    assert!(((period - expected) / expected).abs() < 0.01, "period {period} vs {expected}");
+    // XPBD with one converged iteration per substep *is* implicit Euler on this linear spring,
+    // whose amplitude decays by (1 + (ωh)²)^(−1/2) per step: after 2 s, 0.5 → 0.33. The peak in
+    // the last 0.2 s (one period) lies within one period of t = 2 s: 2 % tolerance.
+    let omega_h = (1.0f64 / 1e-3).sqrt() / 2400.0;
+    let predicted = 0.5 * (1.0 + omega_h * omega_h).powf(-0.5 * 4800.0);
+    assert!(((amplitude - predicted) / predicted).abs() < 0.02, "amplitude {amplitude} vs implicit Euler {predicted}");
+}
+
+#[test]
+fn constraint_damping_dissipates_without_changing_statics() {
+    let (_, undamped) = spring(0.0, 40, 2.0);
+    // β is a damping coefficient (N·s/m): with m = 1 kg the envelope decays as e^{−βt/2m} on
+    // top of the numerical damping. The last-period peak sits in t ∈ [1.8, 2.0]: ±10 %.
+    let beta = 2.0;
+    let (_, damped) = spring(beta, 40, 2.0);
+    let ratio = damped / undamped;
+    let predicted = (-beta * 1.9 / 2.0f64).exp();
+    assert!((ratio / predicted - 1.0).abs() < 0.12, "damped/undamped {ratio} vs e^(-βt/2m) = {predicted}");
+    // Statics: a hanging chain with damped links settles to the same α·T stretch.
+    let (links, l, m, alpha) = (5, 0.1, 0.1, 1e-4);
+    let rope = RopeBuilder::<3> { links, start: Vector::<3>::zeros(), end: Vector::<3>::new(0.0, 0.0, -0.5), mass: m * 6.0, compliance: alpha, pin_start: true }.build().unwrap();
+    let mut chain = rope.links.clone();
+    chain.set_damping(0.1).unwrap();
+    let settings = SolverSettings { substeps: 2, iterations: 200, solver: SolverKind::GaussSeidel, ..SolverSettings::default() };
+    let mut sim = Simulation::new(rope.particles, settings).unwrap();
+    sim.add_constraints(chain).unwrap();
+    for _ in 0..1800 {
+        sim.step(1.0 / 60.0).unwrap();
+    }
+    let x = &sim.particles().x;
+    for k in 0..links {
+        let expected = alpha * (links - k) as f64 * m * G;
+        let s = (x[k] - x[k + 1]).norm() - l;
+        assert!(((s - expected) / expected).abs() < 1e-6, "link {k}: {s} vs {expected}");
+    }
+}
