@@ -218,6 +218,23 @@ impl<'a, const D: usize> BackwardEuler<'a, D> {
         Ok(())
     }
 
+    /// Mechanical energy `½ vᵀ M v + W(u) − f_extᵀ u` (kinetic + strain + dead-load
+    /// potential). Backward Euler never increases it for a free system with a convex energy
+    /// along the path (it is dissipative); `+∞` if the state is inadmissible.
+    pub fn mechanical_energy(&self) -> f64 {
+        let v = self.system.restrict(&self.velocity);
+        let mv = self.system.pattern.mul_vec(&self.mass, &v);
+        let kinetic = 0.5 * v.iter().zip(&mv).map(|(a, b)| a * b).sum::<f64>();
+        let potential = strain_energy(self.problem, &self.displacement).unwrap_or(f64::INFINITY)
+            - self
+                .f_ext
+                .iter()
+                .zip(&self.displacement)
+                .map(|(f, u)| f * u)
+                .sum::<f64>();
+        kinetic + potential
+    }
+
     /// Interpolated displacement at a reference point, or `None` outside the mesh.
     pub fn point_displacement(&self, point: &SVector<f64, D>) -> Option<SVector<f64, D>> {
         self.problem
