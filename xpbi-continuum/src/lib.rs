@@ -32,6 +32,7 @@
 //! assert!(scene.positions().iter().map(|p| p[1]).fold(0.0, f64::max) < 0.095);
 //! ```
 
+pub mod builders;
 pub mod constraint;
 pub mod contact;
 pub mod continuum;
