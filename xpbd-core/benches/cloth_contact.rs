@@ -6,7 +6,9 @@
 //! * `cloth_contact_substep/<variant>/<n>`: a whole substep (detection + colouring of the new
 //!   contacts + solve + velocity update); solve ≈ substep − detect.
 //!
-//! Divide the time per iteration by n² for µs per particle per substep.
+//! Single worker thread (settings and detection), so the figures measure work rather than the
+//! scheduling of a shared machine. Divide the time per iteration by n² for µs per particle per
+//! substep.
 //! Variants: `pp` = particle–particle self-collision, `pt` = particle–particle + point–triangle.
 //! Run: `cargo bench -p xpbd-core --bench cloth_contact`.
 
@@ -44,6 +46,7 @@ fn scene(n: usize, point_triangle: bool) -> Scene {
         substeps: 1,
         iterations: 1,
         solver: SolverKind::Coloured,
+        threads: 1,
         velocity_damping: 0.5,
         ..SolverSettings::default()
     };
@@ -91,6 +94,10 @@ fn scene(n: usize, point_triangle: bool) -> Scene {
 }
 
 fn bench(c: &mut Criterion) {
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let ctx = SubstepContext {
         h: H,
         substep: 0,
@@ -107,11 +114,13 @@ fn bench(c: &mut Criterion) {
             detect.throughput(Throughput::Elements((n * n) as u64));
             detect.bench_function(BenchmarkId::new(variant, n), |b| {
                 b.iter(|| {
-                    s.sphere.begin_substep(&frozen, &ctx);
-                    s.self_pp.begin_substep(&frozen, &ctx);
-                    if let Some(pt) = &mut s.self_pt {
-                        pt.begin_substep(&frozen, &ctx);
-                    }
+                    one_thread.install(|| {
+                        s.sphere.begin_substep(&frozen, &ctx);
+                        s.self_pp.begin_substep(&frozen, &ctx);
+                        if let Some(pt) = &mut s.self_pt {
+                            pt.begin_substep(&frozen, &ctx);
+                        }
+                    });
                     s.sphere.len() + s.self_pp.len() + s.self_pt.as_ref().map_or(0, |p| p.len())
                 })
             });

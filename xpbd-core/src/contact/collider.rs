@@ -124,6 +124,23 @@ struct Motion<const D: usize> {
 /// By default every particle with `w > 0` collides; restrict with
 /// [`ColliderContacts::only_particles`], and give particles their own radii with
 /// [`ColliderContacts::set_radii`].
+///
+/// ```
+/// use xpbd_core::prelude::*;
+/// use xpbd_core::contact::ColliderId;
+/// let mut particles = Particles::<3>::new();
+/// particles.push(Vector::<3>::new(0.0, 0.0, 1.0), 1.0);
+/// let mut sim = Simulation::new(particles, SolverSettings::default()).unwrap();
+/// let mut contacts = ColliderContacts::new(0.01, ContactOptions::default()).unwrap();
+/// let ball = contacts.add_collider(Collider::fixed(Shape::Sphere { radius: 0.5 })).unwrap();
+/// let handle = sim.add_constraints(contacts).unwrap();
+/// // Later: make the sphere kinematic, moving up at 0.1 m/s.
+/// sim.block_mut(handle).kind.set_velocity(ball, Vector::<3>::new(0.0, 0.0, 0.1)).unwrap();
+/// sim.step(0.1).unwrap();
+/// let c = &sim.block(handle).kind.colliders()[ball.0];
+/// assert!((c.pose.translation.z - 0.01).abs() < 1e-12);
+/// # let _ = ColliderId(0);
+/// ```
 #[derive(Debug, Clone)]
 pub struct ColliderContacts<const D: usize> {
     colliders: Vec<Collider<D>>,
@@ -321,6 +338,7 @@ impl<const D: usize> ColliderContacts<D> {
 
 impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
     const NAME: &'static str = "collider contact";
+    const FIXED_ARITY: usize = 1;
 
     fn len(&self) -> usize {
         self.stencil.len()

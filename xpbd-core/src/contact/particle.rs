@@ -192,6 +192,7 @@ pub(crate) fn build_grid<const D: usize>(x: &[Vector<D>], cell: f64) -> Option<U
 
 impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
     const NAME: &'static str = "particle contact";
+    const FIXED_ARITY: usize = 2;
 
     fn len(&self) -> usize {
         self.pairs.len()

@@ -238,7 +238,7 @@ fn weld(mesh: &TriangleSurface) -> Result<(Vec<Vector<3>>, Vec<[usize; 3]>), Con
         let area2 = (vertices[w[1]] - vertices[w[0]])
             .cross(&(vertices[w[2]] - vertices[w[0]]))
             .norm();
-        if !(area2 > 0.0) {
+        if area2.is_nan() || area2 <= 0.0 {
             return Err(ContactError::BadTriangle {
                 triangle: ti,
                 reason: "zero area",

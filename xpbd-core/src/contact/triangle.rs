@@ -239,6 +239,7 @@ type Candidate = ([u32; 4], [f64; 3], Vector<3>);
 
 impl ConstraintKind<3> for PointTriangleContacts {
     const NAME: &'static str = "point-triangle contact";
+    const FIXED_ARITY: usize = 4;
 
     fn len(&self) -> usize {
         self.stencil.len()
