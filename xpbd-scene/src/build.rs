@@ -1,0 +1,394 @@
+//! Turning a [`SceneFile`] into a running [`Simulation`] plus the [`Topology`] written with
+//! every frame.
+//!
+//! Bodies are appended to one particle store in file order (cloth, rope, soft_box, mesh
+//! sections in that order, each in list order); each body's constraints form one block, the
+//! collider contacts a last block. The construction is deterministic, which is what makes
+//! checkpoints small: a checkpoint stores the scene text and the evolving state only.
+
+use std::path::{Path, PathBuf};
+
+use xpbd_core::constraint::{
+    DihedralBendingConstraints, DistanceConstraints, IsometricBendingConstraints,
+    NeoHookeanTetConstraints,
+};
+use xpbd_core::builders::cloth::interior_edges;
+use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Pose, Shape};
+use xpbd_core::mesh::TetMesh;
+use xpbd_core::{BuildError, Particles, Simulation, SolverSettings, Vector};
+
+use crate::error::SceneError;
+use crate::export::{Topology, segment_length, tet_volume, triangle_area};
+use crate::import::{ImportedMesh, import_mesh};
+use crate::scene::{BendingModel, Material, MeshKind, SceneFile, ShapeSpec};
+
+/// A built scene: the simulation, what its particles form, and the time stepping.
+#[derive(Debug)]
+pub struct BuiltScene {
+    /// The simulation (3D).
+    pub sim: Simulation<3>,
+    /// Cells and materials for export.
+    pub topology: Topology,
+    /// The parsed scene.
+    pub scene: SceneFile,
+    /// Frames completed so far.
+    pub frame: usize,
+}
+
+fn v3(a: [f64; 3]) -> Vector<3> {
+    Vector::<3>::new(a[0], a[1], a[2])
+}
+
+/// Accumulates bodies into one particle store.
+struct Assembler<'a> {
+    file: &'a Path,
+    scene: &'a SceneFile,
+    particles: Particles<3>,
+    topology: Topology,
+    distance: Vec<(String, DistanceConstraints)>,
+    dihedral: Vec<(String, DihedralBendingConstraints)>,
+    isometric: Vec<(String, IsometricBendingConstraints)>,
+    tets: Vec<(String, NeoHookeanTetConstraints<3>)>,
+}
+
+impl<'a> Assembler<'a> {
+    fn build_err(&self, field: &str) -> impl Fn(BuildError) -> SceneError + use<'_> {
+        let field = field.to_string();
+        move |source| SceneError::Build {
+            file: self.file.to_path_buf(),
+            field: field.clone(),
+            source,
+        }
+    }
+
+    fn material(&self, field: &str, name: &str) -> Result<(u32, &'a Material), SceneError> {
+        let scene: &'a SceneFile = self.scene;
+        scene
+            .materials
+            .iter()
+            .enumerate()
+            .find(|(_, (n, _))| n.as_str() == name)
+            .map(|(k, (_, m))| (k as u32, m))
+            .ok_or_else(|| SceneError::UnknownMaterial {
+                file: self.file.to_path_buf(),
+                field: format!("{field}.material"),
+                name: name.to_string(),
+            })
+    }
+
+    fn require(&self, field: &str, value: Option<f64>, what: &'static str) -> Result<f64, SceneError> {
+        value.ok_or_else(|| SceneError::InvalidValue {
+            file: self.file.to_path_buf(),
+            field: field.to_string(),
+            value: "absent".into(),
+            reason: what,
+        })
+    }
+
+    /// Appends particles with the given masses (kg; 0 mass = pinned) and material.
+    fn push_particles(&mut self, x: &[Vector<3>], mass: &[f64], material: u32) -> usize {
+        let base = self.particles.len();
+        for (p, &m) in x.iter().zip(mass) {
+            self.particles.push(*p, if m > 0.0 { 1.0 / m } else { 0.0 });
+            self.topology.particle_material.push(material);
+        }
+        base
+    }
+
+    fn add_segment(&mut self, s: [usize; 2], material: u32) {
+        self.topology.rest_segment.push(segment_length(&self.particles.x, s));
+        self.topology.segments.push(s);
+        self.topology.cell_material.push(material);
+    }
+
+    /// Edges of `triangles` as distance constraints with α = l₀/(E t w): each edge carries a
+    /// strip of sheet as wide as its own length, so α = 1/(E t) (the cloth tutorial's estimate).
+    fn sheet(&mut self, field: &str, triangles: &[[usize; 3]], mat: &Material, material: u32, bending: BendingModel) -> Result<(), SceneError> {
+        let thickness = self.require(&format!("{field}.material.thickness"), mat.thickness, "a sheet material needs `thickness` (m)")?;
+        let mut edges: Vec<[usize; 2]> = triangles
+            .iter()
+            .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
+            .map(|[a, b]| [a.min(b), a.max(b)])
+            .collect();
+        edges.sort_unstable();
+        edges.dedup();
+        let mut d = DistanceConstraints::new();
+        for [a, b] in edges {
+            let l0 = segment_length(&self.particles.x, [a, b]);
+            let alpha = match mat.youngs {
+                Some(e) => DistanceConstraints::compliance_from_material(l0, e, thickness * l0).map_err(self.build_err(field))?,
+                None => 0.0,
+            };
+            d.add(&self.particles, a, b, alpha).map_err(self.build_err(field))?;
+        }
+        self.distance.push((field.to_string(), d));
+        for &t in triangles {
+            self.topology.rest_triangle.push(triangle_area(&self.particles.x, t));
+            self.topology.triangles.push(t);
+            self.topology.cell_material.push(material);
+        }
+        if bending != BendingModel::None {
+            let k = self.require(&format!("{field}.material.bending_stiffness"), mat.bending_stiffness, "bending needs `bending_stiffness` (N m)")?;
+            let edges = interior_edges(triangles);
+            if bending == BendingModel::Dihedral {
+                let mut b = DihedralBendingConstraints::new();
+                for e in edges {
+                    b.add(&self.particles, e, k).map_err(self.build_err(field))?;
+                }
+                self.dihedral.push((field.to_string(), b));
+            } else {
+                let mut b = IsometricBendingConstraints::new();
+                for [w0, w1, e0, e1] in edges {
+                    b.add(&self.particles, [e0, e1, w0, w1], k).map_err(self.build_err(field))?;
+                }
+                self.isometric.push((field.to_string(), b));
+            }
+        }
+        Ok(())
+    }
+
+    /// Lumped masses ρ V/4 per tet corner, then Neo-Hookean constraints (xpbd-core's stable
+    /// Neo-Hookean, Macklin & Müller 2021) with the material's E and ν.
+    fn solid(&mut self, field: &str, vertices: &[Vector<3>], tets: &[[usize; 4]], pinned: &dyn Fn(usize) -> bool, mat: &Material, material: u32) -> Result<(), SceneError> {
+        let youngs = self.require(&format!("{field}.material.youngs"), mat.youngs, "a soft body needs `youngs` (Pa)")?;
+        let mut mass = vec![0.0; vertices.len()];
+        for (e, &t) in tets.iter().enumerate() {
+            let v = tet_volume(vertices, t);
+            if !(v > 0.0) {
+                return Err(SceneError::Build {
+                    file: self.file.to_path_buf(),
+                    field: field.to_string(),
+                    source: BuildError::InvalidGeometry(format!("tet {e} has volume {v:e}")),
+                });
+            }
+            for &i in &t {
+                mass[i] += mat.density * v / 4.0;
+            }
+        }
+        for (i, m) in mass.iter_mut().enumerate() {
+            if pinned(i) {
+                *m = 0.0;
+            }
+        }
+        let base = self.push_particles(vertices, &mass, material);
+        let mut c = NeoHookeanTetConstraints::new(youngs, mat.poisson).map_err(self.build_err(field))?;
+        for &t in tets {
+            let g = t.map(|i| i + base);
+            c.add(&self.particles, &g).map_err(self.build_err(field))?;
+            self.topology.rest_tet.push(tet_volume(&self.particles.x, g));
+            self.topology.tets.push(g);
+            self.topology.cell_material.push(material);
+        }
+        self.tets.push((field.to_string(), c));
+        Ok(())
+    }
+}
+
+/// Builds a scene loaded from `file` (mesh paths are relative to its folder).
+pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
+    let mut a = Assembler {
+        file,
+        scene: &scene,
+        particles: Particles::new(),
+        topology: Topology {
+            material_names: scene.materials.keys().cloned().collect(),
+            ..Topology::default()
+        },
+        distance: Vec::new(),
+        dihedral: Vec::new(),
+        isometric: Vec::new(),
+        tets: Vec::new(),
+    };
+    for (k, c) in scene.cloth.iter().enumerate() {
+        let field = format!("cloth[{k}]");
+        let (mid, mat) = a.material(&field, &c.material)?;
+        let thickness = a.require(&format!("{field}.material.thickness"), mat.thickness, "a sheet material needs `thickness` (m)")?;
+        let [nx, ny] = c.resolution;
+        let m = mat.density * thickness * c.size[0] * c.size[1] / (nx * ny) as f64;
+        let mut x = Vec::with_capacity(nx * ny);
+        let mut mass = vec![m; nx * ny];
+        for j in 0..ny {
+            for i in 0..nx {
+                let f = [i as f64 / (nx - 1) as f64, j as f64 / (ny - 1) as f64];
+                x.push(v3(c.origin) + Vector::<3>::new(c.size[0] * f[0], c.size[1] * f[1], 0.0));
+            }
+        }
+        for p in &c.pins {
+            mass[p[1] * nx + p[0]] = 0.0;
+        }
+        let base = a.push_particles(&x, &mass, mid);
+        let id = |i: usize, j: usize| base + j * nx + i;
+        let mut tris = Vec::new();
+        for j in 0..ny - 1 {
+            for i in 0..nx - 1 {
+                tris.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+                tris.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+            }
+        }
+        a.sheet(&field, &tris, mat, mid, c.bending)?;
+    }
+    for (k, r) in scene.rope.iter().enumerate() {
+        let field = format!("rope[{k}]");
+        let (mid, mat) = a.material(&field, &r.material)?;
+        let area = std::f64::consts::PI * r.radius * r.radius;
+        let (p0, p1) = (v3(r.start), v3(r.end));
+        let length = (p1 - p0).norm();
+        let n = r.links + 1;
+        let x: Vec<Vector<3>> = (0..n).map(|i| p0 + (p1 - p0) * (i as f64 / r.links as f64)).collect();
+        let mut mass = vec![mat.density * area * length / n as f64; n];
+        if r.pin_start {
+            mass[0] = 0.0;
+        }
+        let base = a.push_particles(&x, &mass, mid);
+        let mut d = DistanceConstraints::new();
+        for i in 0..r.links {
+            let l0 = length / r.links as f64;
+            let alpha = match mat.youngs {
+                Some(e) => DistanceConstraints::compliance_from_material(l0, e, area).map_err(a.build_err(&field))?,
+                None => 0.0,
+            };
+            d.add(&a.particles, base + i, base + i + 1, alpha).map_err(a.build_err(&field))?;
+            a.add_segment([base + i, base + i + 1], mid);
+        }
+        a.distance.push((field, d));
+    }
+    for (k, b) in scene.soft_box.iter().enumerate() {
+        let field = format!("soft_box[{k}]");
+        let (mid, mat) = a.material(&field, &b.material)?;
+        let mesh = TetMesh::box_beam(b.size, b.cells).map_err(|e| SceneError::Build {
+            file: file.to_path_buf(),
+            field: field.clone(),
+            source: BuildError::InvalidGeometry(e.to_string()),
+        })?;
+        let x: Vec<Vector<3>> = mesh.vertices.iter().map(|p| p + v3(b.origin)).collect();
+        let tets: Vec<[usize; 4]> = mesh.cells.iter().map(|c| c.map(|i| i as usize)).collect();
+        let pin = b.pin_x_below;
+        let xs = x.clone();
+        let pinned = move |i: usize| pin.is_some_and(|p| xs[i].x <= b.origin[0] + p);
+        a.solid(&field, &x, &tets, &pinned, mat, mid)?;
+    }
+    let folder = file.parent().map(Path::to_path_buf).unwrap_or_else(PathBuf::new);
+    for (k, m) in scene.mesh.iter().enumerate() {
+        let field = format!("mesh[{k}]");
+        let (mid, mat) = a.material(&field, &m.material)?;
+        let imported: ImportedMesh = import_mesh(&folder.join(&m.path)).map_err(|source| SceneError::Import {
+            file: file.to_path_buf(),
+            field: format!("{field}.path"),
+            source,
+        })?;
+        let x: Vec<Vector<3>> = imported.vertices.iter().map(|p| p * m.scale + v3(m.translate)).collect();
+        if let Some(&p) = m.pins.iter().find(|&&p| p >= x.len()) {
+            return Err(SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                field: format!("{field}.pins"),
+                value: p.to_string(),
+                reason: "pin index beyond the mesh's vertex count",
+            });
+        }
+        let pins = m.pins.clone();
+        match m.kind {
+            MeshKind::Soft => {
+                if imported.tets.is_empty() {
+                    return Err(SceneError::InvalidValue {
+                        file: file.to_path_buf(),
+                        field: format!("{field}.kind"),
+                        value: "soft".into(),
+                        reason: "the mesh file has no tetrahedra",
+                    });
+                }
+                let pinned = move |i: usize| pins.contains(&i);
+                a.solid(&field, &x, &imported.tets, &pinned, mat, mid)?;
+            }
+            MeshKind::Cloth => {
+                let thickness = a.require(&format!("{field}.material.thickness"), mat.thickness, "a sheet material needs `thickness` (m)")?;
+                // Lumped mass: a third of each triangle's ρ t A per corner.
+                let mut mass = vec![0.0; x.len()];
+                for &t in &imported.triangles {
+                    let am = mat.density * thickness * triangle_area(&x, t) / 3.0;
+                    t.iter().for_each(|&i| mass[i] += am);
+                }
+                for &p in &pins {
+                    mass[p] = 0.0;
+                }
+                let base = a.push_particles(&x, &mass, mid);
+                let tris: Vec<[usize; 3]> = imported.triangles.iter().map(|t| t.map(|i| i + base)).collect();
+                a.sheet(&field, &tris, mat, mid, BendingModel::None)?;
+            }
+        }
+    }
+    let s = &scene.solver;
+    let settings = SolverSettings::<3> {
+        substeps: s.substeps,
+        iterations: s.iterations,
+        solver: s.method,
+        gravity: v3(s.gravity),
+        velocity_damping: s.velocity_damping,
+        multiplier_warm_start: s.multiplier_warm_start,
+        threads: s.threads,
+        ..SolverSettings::default()
+    };
+    let Assembler { particles, topology, distance, dihedral, isometric, tets, .. } = a;
+    let berr = |field: String| move |source| SceneError::Build { file: file.to_path_buf(), field: field.clone(), source };
+    let mut sim = Simulation::new(particles, settings).map_err(berr("solver".into()))?;
+    for (f, b) in distance {
+        sim.add_constraints(b).map_err(berr(f))?;
+    }
+    for (f, b) in dihedral {
+        sim.add_constraints(b).map_err(berr(f))?;
+    }
+    for (f, b) in isometric {
+        sim.add_constraints(b).map_err(berr(f))?;
+    }
+    for (f, b) in tets {
+        sim.add_constraints(b).map_err(berr(f))?;
+    }
+    if let Some(c) = &scene.contacts {
+        let cerr = |field: String| move |source| SceneError::Contact { file: file.to_path_buf(), field: field.clone(), source };
+        let options = ContactOptions { margin: c.margin, ..ContactOptions::default() };
+        let mut contacts = ColliderContacts::new(c.radius, options).map_err(cerr("contacts".into()))?;
+        for (k, spec) in scene.collider.iter().enumerate() {
+            let shape = match &spec.shape {
+                ShapeSpec::Plane { normal, offset } => Shape::HalfSpace { normal: v3(*normal), offset: *offset },
+                ShapeSpec::Sphere { radius } => Shape::Sphere { radius: *radius },
+                ShapeSpec::Box { half_extents } => Shape::Box { half_extents: v3(*half_extents) },
+                ShapeSpec::Capsule { half_length, radius } => Shape::Capsule { half_length: *half_length, radius: *radius },
+            };
+            let friction = Friction::coulomb(spec.friction).map_err(cerr(format!("collider[{k}].friction")))?;
+            let collider = Collider::fixed(shape)
+                .at(Pose::from_translation(v3(spec.center)))
+                .with_friction(friction)
+                .with_restitution(spec.restitution);
+            contacts.add_collider(collider).map_err(cerr(format!("collider[{k}]")))?;
+        }
+        sim.add_constraints(contacts).map_err(berr("contacts".into()))?;
+    }
+    Ok(BuiltScene { sim, topology, scene, frame: 0 })
+}
+
+impl BuiltScene {
+    /// Loads, validates and builds a scene file.
+    ///
+    /// ```
+    /// let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/hanging_chain.toml");
+    /// let mut s = xpbd_scene::BuiltScene::load(&path).unwrap();
+    /// s.advance_frame().unwrap();
+    /// assert_eq!(s.frame, 1);
+    /// ```
+    pub fn load(path: &Path) -> Result<Self, SceneError> {
+        build_scene(SceneFile::load(path)?, path)
+    }
+
+    /// Runs one frame (`steps_per_frame` steps of Δt).
+    pub fn advance_frame(&mut self) -> Result<(), xpbd_core::StepError> {
+        for _ in 0..self.scene.time.steps_per_frame {
+            self.sim.step(self.scene.time.dt)?;
+        }
+        self.frame += 1;
+        Ok(())
+    }
+
+    /// Simulated time at the current frame (s), `frame · steps_per_frame · Δt`.
+    pub fn time(&self) -> f64 {
+        self.frame as f64 * self.scene.time.steps_per_frame as f64 * self.scene.time.dt
+    }
+}

@@ -1,0 +1,245 @@
+//! Typed errors. Every variant names the file, the field or element and the bad value.
+
+use std::path::PathBuf;
+
+/// A scene file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    /// The file could not be read.
+    #[error("{file}: cannot read: {message}")]
+    Io {
+        /// The scene file.
+        file: PathBuf,
+        /// The OS error.
+        message: String,
+    },
+    /// TOML syntax error or a value of the wrong type / an unknown field, located by toml's span.
+    #[error("{file}:{line}:{column}: field `{field}`: {message}")]
+    Syntax {
+        /// The scene file.
+        file: PathBuf,
+        /// 1-based line (0 when toml gave no span).
+        line: usize,
+        /// 1-based column (0 when toml gave no span).
+        column: usize,
+        /// Dotted path of the offending field (`.` = the document), from `serde_path_to_error`.
+        field: String,
+        /// toml's message (names the bad value or the unknown key).
+        message: String,
+    },
+    /// A value that parses but is out of range (NaN, negative density, zero frames, ...).
+    #[error("{file}: field `{field}` = {value}: {reason}")]
+    InvalidValue {
+        /// The scene file.
+        file: PathBuf,
+        /// Dotted path, e.g. `cloth[0].nx` or `materials.cotton.youngs`.
+        field: String,
+        /// The bad value, as written.
+        value: String,
+        /// What it must be.
+        reason: &'static str,
+    },
+    /// A body refers to a material that the `[materials]` table does not define.
+    #[error("{file}: field `{field}`: unknown material `{name}`")]
+    UnknownMaterial {
+        /// The scene file.
+        file: PathBuf,
+        /// Dotted path of the reference.
+        field: String,
+        /// The name used.
+        name: String,
+    },
+    /// A mesh file referenced by the scene failed to import.
+    #[error("{file}: field `{field}`: {source}")]
+    Import {
+        /// The scene file.
+        file: PathBuf,
+        /// Dotted path of the `path` field.
+        field: String,
+        /// What the importer said.
+        #[source]
+        source: ImportError,
+    },
+    /// The core rejected a body, constraint or setting built from the scene.
+    #[error("{file}: {field}: {source}")]
+    Build {
+        /// The scene file.
+        file: PathBuf,
+        /// Which part of the scene (e.g. `cloth[0]`, `solver`).
+        field: String,
+        /// The core's error.
+        #[source]
+        source: xpbd_core::BuildError,
+    },
+    /// The contact module rejected a collider or the contact settings.
+    #[error("{file}: {field}: {source}")]
+    Contact {
+        /// The scene file.
+        file: PathBuf,
+        /// Which part of the scene (e.g. `collider[1]`).
+        field: String,
+        /// The contact module's error.
+        #[source]
+        source: xpbd_core::contact::ContactError,
+    },
+}
+
+/// A mesh file that cannot be imported.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    /// The file could not be read.
+    #[error("{file}: cannot read: {message}")]
+    Io {
+        /// The path.
+        file: String,
+        /// The OS error.
+        message: String,
+    },
+    /// The extension names no supported format.
+    #[error("{file}: unsupported mesh format (expected .obj, .ply, .node, .msh)")]
+    UnsupportedFormat {
+        /// The path.
+        file: String,
+    },
+    /// The format library rejected the bytes (truncated file, bad header, wrong counts).
+    #[error("{file}: malformed {format} file: {message}")]
+    Malformed {
+        /// The path (or `<bytes>`).
+        file: String,
+        /// `obj`, `ply`, `tetgen`, `gmsh`, `vtk`.
+        format: &'static str,
+        /// What the parser said.
+        message: String,
+    },
+    /// A required property or element is absent (e.g. a PLY file without `vertex.z`).
+    #[error("{file}: missing {what}")]
+    Missing {
+        /// The path.
+        file: String,
+        /// What is missing.
+        what: String,
+    },
+    /// A coordinate is NaN or infinite.
+    #[error("{file}: vertex {vertex} has a non-finite coordinate {value}")]
+    NonFinite {
+        /// The path.
+        file: String,
+        /// Vertex index (0-based, after import).
+        vertex: usize,
+        /// The bad coordinate.
+        value: f64,
+    },
+    /// An element refers to a vertex that does not exist.
+    #[error("{file}: element {element} refers to vertex {index}, but there are {count} vertices")]
+    IndexOutOfRange {
+        /// The path.
+        file: String,
+        /// Element index (0-based, in file order).
+        element: usize,
+        /// The bad vertex index or tag.
+        index: i64,
+        /// Number of vertices.
+        count: usize,
+    },
+    /// An element has an unsupported number of vertices (faces must be triangles).
+    #[error("{file}: element {element} has {count} vertices, expected {expected}")]
+    WrongArity {
+        /// The path.
+        file: String,
+        /// Element index.
+        element: usize,
+        /// Vertices found.
+        count: usize,
+        /// Vertices expected.
+        expected: usize,
+    },
+}
+
+/// A frame that could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The file could not be written.
+    #[error("{file}: cannot write: {message}")]
+    Io {
+        /// The path.
+        file: PathBuf,
+        /// The OS error.
+        message: String,
+    },
+    /// The format library refused the data.
+    #[error("{file}: {format} writer failed: {message}")]
+    Writer {
+        /// The path.
+        file: PathBuf,
+        /// `vtk`, `ply`.
+        format: &'static str,
+        /// What it said.
+        message: String,
+    },
+}
+
+/// A checkpoint that cannot be written, read or applied.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// The file could not be read or written.
+    #[error("{file}: {message}")]
+    Io {
+        /// The path.
+        file: PathBuf,
+        /// The OS error.
+        message: String,
+    },
+    /// Not a checkpoint, a truncated one, or one of another format version.
+    #[error("malformed checkpoint: {message}")]
+    Malformed {
+        /// What postcard or the header check said.
+        message: String,
+    },
+    /// The checkpoint was written by a different scene (other particle count or scene text).
+    #[error("checkpoint does not match the scene: {what}: checkpoint has {found}, scene has {expected}")]
+    Mismatch {
+        /// What differs.
+        what: &'static str,
+        /// In the checkpoint.
+        found: String,
+        /// In the scene.
+        expected: String,
+    },
+    /// The saved state contains NaN or infinite values.
+    #[error("checkpoint particle {particle}: non-finite {field}")]
+    NonFinite {
+        /// Particle index.
+        particle: usize,
+        /// `x`, `x_prev`, `v`, `inv_mass`, `force`, `kinematic_target`.
+        field: &'static str,
+    },
+    /// The state cannot be restored bit-identically with the current xpbd-core API.
+    #[error("checkpoint cannot be restored exactly: {what}")]
+    Unsupported {
+        /// What is missing.
+        what: &'static str,
+    },
+    /// Rebuilding the scene stored in the checkpoint failed.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+}
+
+/// A scene run that stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A step failed (rolled back by the core); the frame it happened in.
+    #[error("frame {frame}: {source}")]
+    Step {
+        /// Frame being computed.
+        frame: usize,
+        /// The core's error (names particle and constraint).
+        #[source]
+        source: xpbd_core::StepError,
+    },
+    /// A frame could not be written.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// A checkpoint could not be written.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+}

@@ -1,0 +1,370 @@
+//! Per-frame export: VTK legacy binary (vtkio; ParaView), PLY binary little-endian with f64
+//! coordinates (ply-rs; Blender, MeshLab) and OBJ (text; Blender). Plus [`read_vtk`], used by
+//! the viewer and the round-trip tests.
+
+use std::io::Write;
+use std::path::Path;
+
+use vtkio::model::{
+    Attribute, Attributes, ByteOrder, CellType, Cells, DataSet, UnstructuredGridPiece, Version,
+    VertexNumbers, Vtk,
+};
+use xpbd_core::{Particles, Vector};
+
+use crate::error::{ExportError, ImportError};
+use crate::import::ImportedMesh;
+
+/// What the particles form: the cells written with every frame, and their rest measures for
+/// the per-element stretch ratio (det F for linear tets).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Topology {
+    /// Rope / chain segments.
+    pub segments: Vec<[usize; 2]>,
+    /// Cloth and surface triangles.
+    pub triangles: Vec<[usize; 3]>,
+    /// Tetrahedra (positively oriented).
+    pub tets: Vec<[usize; 4]>,
+    /// Rest length / area / volume of each segment, triangle, tet (same order).
+    pub rest_segment: Vec<f64>,
+    /// Rest area of each triangle.
+    pub rest_triangle: Vec<f64>,
+    /// Rest volume of each tet.
+    pub rest_tet: Vec<f64>,
+    /// Material index of each particle (index into `material_names`).
+    pub particle_material: Vec<u32>,
+    /// Material index of each segment, triangle and tet (in that order).
+    pub cell_material: Vec<u32>,
+    /// Material names (sorted, as in the scene's `[materials]` table).
+    pub material_names: Vec<String>,
+}
+
+/// The three measures used for the stretch ratio of a cell.
+pub fn segment_length(x: &[Vector<3>], s: [usize; 2]) -> f64 {
+    (x[s[1]] - x[s[0]]).norm()
+}
+
+/// Triangle area.
+pub fn triangle_area(x: &[Vector<3>], t: [usize; 3]) -> f64 {
+    0.5 * (x[t[1]] - x[t[0]]).cross(&(x[t[2]] - x[t[0]])).norm()
+}
+
+/// Signed tet volume `(x₁−x₀)·((x₂−x₀)×(x₃−x₀))/6`.
+pub fn tet_volume(x: &[Vector<3>], t: [usize; 4]) -> f64 {
+    (x[t[1]] - x[t[0]]).dot(&(x[t[2]] - x[t[0]]).cross(&(x[t[3]] - x[t[0]]))) / 6.0
+}
+
+impl Topology {
+    /// Current/rest measure of every cell (segments, triangles, tets in that order):
+    /// `l/l₀`, `A/A₀` and `V/V₀ = det F` (F is constant on a linear tet).
+    pub fn stretch_ratios(&self, x: &[Vector<3>]) -> Vec<f64> {
+        let s = self
+            .segments
+            .iter()
+            .zip(&self.rest_segment)
+            .map(|(&c, r)| segment_length(x, c) / r);
+        let t = self
+            .triangles
+            .iter()
+            .zip(&self.rest_triangle)
+            .map(|(&c, r)| triangle_area(x, c) / r);
+        let v = self
+            .tets
+            .iter()
+            .zip(&self.rest_tet)
+            .map(|(&c, r)| tet_volume(x, c) / r);
+        s.chain(t).chain(v).collect()
+    }
+
+    /// Triangles to draw: the cloth/surface triangles plus the boundary faces of the tets
+    /// (faces used by exactly one tet, oriented outwards).
+    pub fn surface_triangles(&self) -> Vec<[usize; 3]> {
+        let mut faces: Vec<([usize; 3], [usize; 3])> = Vec::new();
+        for t in &self.tets {
+            let [a, b, c, d] = *t;
+            for f in [[b, c, d], [a, d, c], [a, b, d], [a, c, b]] {
+                let mut key = f;
+                key.sort_unstable();
+                faces.push((key, f));
+            }
+        }
+        faces.sort_unstable();
+        let mut out = self.triangles.clone();
+        let mut i = 0;
+        while i < faces.len() {
+            let mut j = i + 1;
+            while j < faces.len() && faces[j].0 == faces[i].0 {
+                j += 1;
+            }
+            if j - i == 1 {
+                out.push(faces[i].1);
+            }
+            i = j;
+        }
+        out
+    }
+}
+
+fn io_err(file: &Path, e: impl std::fmt::Display) -> ExportError {
+    ExportError::Io {
+        file: file.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// Writes a VTK legacy binary unstructured grid: every particle as a point (particles in no
+/// cell get a VTK_VERTEX cell), segments, triangles and tets as cells. Point data: `velocity`
+/// (m/s), `inv_mass` (1/kg), `material_id`; cell data: `material_id` and `stretch_ratio`
+/// (l/l₀, A/A₀, det F = V/V₀). f64 throughout, so a re-read is bit-exact.
+pub fn write_vtk(
+    path: &Path,
+    title: &str,
+    topology: &Topology,
+    particles: &Particles<3>,
+) -> Result<(), ExportError> {
+    let n = particles.len();
+    let points: Vec<f64> = particles.x.iter().flat_map(|x| [x.x, x.y, x.z]).collect();
+    let mut covered = vec![false; n];
+    let mut vertices: Vec<u32> = Vec::new();
+    let mut types = Vec::new();
+    let mut cell_material: Vec<i32> = Vec::new();
+    let mut ratio: Vec<f64> = Vec::new();
+    let ratios = topology.stretch_ratios(&particles.x);
+    let cells = topology
+        .segments
+        .iter()
+        .map(|c| (&c[..], CellType::Line))
+        .chain(topology.triangles.iter().map(|c| (&c[..], CellType::Triangle)))
+        .chain(topology.tets.iter().map(|c| (&c[..], CellType::Tetra)));
+    for (k, (c, ty)) in cells.enumerate() {
+        vertices.push(c.len() as u32);
+        vertices.extend(c.iter().map(|&i| i as u32));
+        c.iter().for_each(|&i| covered[i] = true);
+        types.push(ty);
+        cell_material.push(topology.cell_material.get(k).copied().unwrap_or(0) as i32);
+        ratio.push(ratios[k]);
+    }
+    for (i, _) in covered.iter().enumerate().filter(|(_, c)| !**c) {
+        vertices.extend([1, i as u32]);
+        types.push(CellType::Vertex);
+        cell_material.push(topology.particle_material.get(i).copied().unwrap_or(0) as i32);
+        ratio.push(1.0);
+    }
+    let velocity: Vec<f64> = particles.v.iter().flat_map(|v| [v.x, v.y, v.z]).collect();
+    let material: Vec<i32> = (0..n)
+        .map(|i| topology.particle_material.get(i).copied().unwrap_or(0) as i32)
+        .collect();
+    let data = Attributes {
+        point: vec![
+            Attribute::vectors("velocity").with_data(velocity),
+            Attribute::scalars("inv_mass", 1).with_data(particles.inv_mass.clone()),
+            Attribute::scalars("material_id", 1).with_data(material),
+        ],
+        cell: vec![
+            Attribute::scalars("material_id", 1).with_data(cell_material),
+            Attribute::scalars("stretch_ratio", 1).with_data(ratio),
+        ],
+    };
+    let vtk = Vtk {
+        version: Version::new((4, 2)),
+        title: title.to_string(),
+        byte_order: ByteOrder::BigEndian,
+        file_path: None,
+        data: DataSet::inline(UnstructuredGridPiece {
+            points: points.into(),
+            cells: Cells {
+                cell_verts: VertexNumbers::Legacy {
+                    num_cells: types.len() as u32,
+                    vertices,
+                },
+                types,
+            },
+            data,
+        }),
+    };
+    let mut bytes = Vec::new();
+    vtk.write_legacy(&mut bytes).map_err(|e| ExportError::Writer {
+        file: path.to_path_buf(),
+        format: "vtk",
+        message: e.to_string(),
+    })?;
+    std::fs::write(path, bytes).map_err(|e| io_err(path, e))
+}
+
+/// Reads a VTK legacy unstructured grid as written by [`write_vtk`]: points, the `velocity`
+/// point attribute, triangles and tets.
+pub fn read_vtk(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
+    let malformed = |message: String| ImportError::Malformed {
+        file: file.into(),
+        format: "vtk",
+        message,
+    };
+    let vtk = Vtk::parse_legacy_be(bytes).map_err(|e| malformed(e.to_string()))?;
+    let DataSet::UnstructuredGrid { pieces, .. } = vtk.data else {
+        return Err(malformed("not an unstructured grid".into()));
+    };
+    let Some(vtkio::model::Piece::Inline(piece)) = pieces.into_iter().next() else {
+        return Err(malformed("no inline piece".into()));
+    };
+    let pts: Vec<f64> = piece
+        .points
+        .cast_into()
+        .ok_or_else(|| malformed("points are not numeric".into()))?;
+    let mut mesh = ImportedMesh {
+        vertices: pts
+            .chunks_exact(3)
+            .map(|p| Vector::<3>::new(p[0], p[1], p[2]))
+            .collect(),
+        ..Default::default()
+    };
+    for a in piece.data.point {
+        if let Attribute::DataArray(d) = a
+            && d.name == "velocity"
+        {
+            let v: Vec<f64> = d
+                .data
+                .cast_into()
+                .ok_or_else(|| malformed("velocity is not numeric".into()))?;
+            mesh.velocities = v
+                .chunks_exact(3)
+                .map(|p| Vector::<3>::new(p[0], p[1], p[2]))
+                .collect();
+        }
+    }
+    let (offsets, conn) = match piece.cells.cell_verts {
+        VertexNumbers::Legacy { vertices, .. } => {
+            let (mut off, mut conn, mut k) = (vec![0usize], Vec::new(), 0usize);
+            while k < vertices.len() {
+                let m = vertices[k] as usize;
+                let cell = vertices
+                    .get(k + 1..k + 1 + m)
+                    .ok_or_else(|| malformed("truncated cell list".into()))?;
+                conn.extend(cell.iter().map(|&i| i as usize));
+                off.push(conn.len());
+                k += 1 + m;
+            }
+            (off, conn)
+        }
+        VertexNumbers::XML {
+            connectivity,
+            offsets,
+        } => (
+            std::iter::once(0)
+                .chain(offsets.iter().map(|&o| o as usize))
+                .collect(),
+            connectivity.iter().map(|&i| i as usize).collect(),
+        ),
+    };
+    for (k, ty) in piece.cells.types.iter().enumerate() {
+        let (Some(&a), Some(&b)) = (offsets.get(k), offsets.get(k + 1)) else {
+            return Err(malformed(format!("cell {k} has no vertex list")));
+        };
+        let c = conn
+            .get(a..b)
+            .ok_or_else(|| malformed(format!("cell {k} out of range")))?;
+        match (ty, c.len()) {
+            (CellType::Triangle, 3) => mesh.triangles.push([c[0], c[1], c[2]]),
+            (CellType::Tetra, 4) => mesh.tets.push([c[0], c[1], c[2], c[3]]),
+            _ => {}
+        }
+    }
+    mesh.validate(file)?;
+    Ok(mesh)
+}
+
+/// Writes binary little-endian PLY: `vertex` with f64 `x y z vx vy vz`, `face` with
+/// `vertex_indices` (the surface triangles, see [`Topology::surface_triangles`]).
+pub fn write_ply(
+    path: &Path,
+    topology: &Topology,
+    particles: &Particles<3>,
+) -> Result<(), ExportError> {
+    let bytes = ply_bytes(&topology.surface_triangles(), particles)
+        .map_err(|message| ExportError::Writer {
+            file: path.to_path_buf(),
+            format: "ply",
+            message,
+        })?;
+    std::fs::write(path, bytes).map_err(|e| io_err(path, e))
+}
+
+/// The PLY file of [`write_ply`] in memory.
+pub fn ply_bytes(triangles: &[[usize; 3]], particles: &Particles<3>) -> Result<Vec<u8>, String> {
+    use ply_rs::ply::{
+        Addable, DefaultElement, ElementDef, Encoding, Ply, Property, PropertyDef, PropertyType,
+        ScalarType,
+    };
+    let mut ply = Ply::<DefaultElement>::new();
+    ply.header.encoding = Encoding::BinaryLittleEndian;
+    ply.header.comments.push("xpbd-scene frame".into());
+    let mut vertex = ElementDef::new("vertex".into());
+    for name in ["x", "y", "z", "vx", "vy", "vz"] {
+        vertex.properties.add(PropertyDef::new(
+            name.into(),
+            PropertyType::Scalar(ScalarType::Double),
+        ));
+    }
+    ply.header.elements.add(vertex);
+    let mut face = ElementDef::new("face".into());
+    face.properties.add(PropertyDef::new(
+        "vertex_indices".into(),
+        PropertyType::List(ScalarType::UChar, ScalarType::UInt),
+    ));
+    ply.header.elements.add(face);
+    let verts = (0..particles.len())
+        .map(|i| {
+            let mut e = DefaultElement::new();
+            let (x, v) = (particles.x[i], particles.v[i]);
+            for (name, value) in ["x", "y", "z", "vx", "vy", "vz"]
+                .into_iter()
+                .zip([x.x, x.y, x.z, v.x, v.y, v.z])
+            {
+                e.insert(name.into(), Property::Double(value));
+            }
+            e
+        })
+        .collect();
+    let faces = triangles
+        .iter()
+        .map(|t| {
+            let mut e = DefaultElement::new();
+            e.insert(
+                "vertex_indices".into(),
+                Property::ListUInt(t.iter().map(|&i| i as u32).collect()),
+            );
+            e
+        })
+        .collect();
+    ply.payload.insert("vertex".into(), verts);
+    ply.payload.insert("face".into(), faces);
+    ply.make_consistent().map_err(|e| format!("{e:?}"))?;
+    let mut out = Vec::new();
+    ply_rs::writer::Writer::new()
+        .write_ply(&mut out, &mut ply)
+        .map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Writes OBJ text: `v x y z` per particle (shortest round-trip f64 text) and `f` per surface
+/// triangle (1-based).
+pub fn write_obj(
+    path: &Path,
+    topology: &Topology,
+    particles: &Particles<3>,
+) -> Result<(), ExportError> {
+    let text = obj_text(&topology.surface_triangles(), particles);
+    let mut f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
+    f.write_all(text.as_bytes()).map_err(|e| io_err(path, e))
+}
+
+/// The OBJ text of [`write_obj`].
+pub fn obj_text(triangles: &[[usize; 3]], particles: &Particles<3>) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from("# xpbd-scene frame\n");
+    for x in &particles.x {
+        let _ = writeln!(s, "v {} {} {}", x.x, x.y, x.z);
+    }
+    for t in triangles {
+        let _ = writeln!(s, "f {} {} {}", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    s
+}

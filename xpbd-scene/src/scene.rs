@@ -1,0 +1,518 @@
+//! The scene file format (TOML) and its parser. See the crate docs for an annotated example.
+//!
+//! Parsing is two-stage: serde (through `serde_path_to_error`, so a type error names the
+//! field path, and toml's span, so it names the line and column; unknown fields are rejected
+//! by `deny_unknown_fields`), then [`SceneFile::validate`], which range-checks every number
+//! and names the field and the bad value.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use xpbd_core::SolverKind;
+
+use crate::error::SceneError;
+
+/// A whole scene file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneFile {
+    /// Human-readable name.
+    pub name: String,
+    /// What the scene demonstrates or validates.
+    #[serde(default)]
+    pub description: String,
+    /// Time stepping.
+    pub time: TimeSection,
+    /// Solver settings.
+    #[serde(default)]
+    pub solver: SolverSection,
+    /// Materials by name (SI units).
+    #[serde(default)]
+    pub materials: BTreeMap<String, Material>,
+    /// Cloth grids.
+    #[serde(default)]
+    pub cloth: Vec<ClothSpec>,
+    /// Ropes / chains.
+    #[serde(default)]
+    pub rope: Vec<RopeSpec>,
+    /// Tetrahedral boxes (Neo-Hookean soft bodies).
+    #[serde(default)]
+    pub soft_box: Vec<SoftBoxSpec>,
+    /// Meshes loaded from files.
+    #[serde(default)]
+    pub mesh: Vec<MeshSpec>,
+    /// Static colliders.
+    #[serde(default)]
+    pub collider: Vec<ColliderSpec>,
+    /// Contact settings (required when there are colliders).
+    #[serde(default)]
+    pub contacts: Option<ContactSection>,
+    /// What to write per frame.
+    #[serde(default)]
+    pub output: OutputSection,
+}
+
+/// `[time]`: frame length and count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeSection {
+    /// Step length Δt (s, > 0).
+    pub dt: f64,
+    /// Frames to run (≥ 1).
+    pub frames: usize,
+    /// Steps per frame (≥ 1).
+    #[serde(default = "one")]
+    pub steps_per_frame: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// `[solver]`: maps onto [`xpbd_core::SolverSettings`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverSection {
+    /// Substeps per step.
+    pub substeps: usize,
+    /// Iterations per substep.
+    pub iterations: usize,
+    /// `{ kind = "gauss_seidel" }`, `{ kind = "coloured" }` or
+    /// `{ kind = "jacobi", omega = 1.0, averaged = true }`.
+    pub method: SolverKind,
+    /// Gravity (m/s²).
+    pub gravity: [f64; 3],
+    /// Global velocity damping k (1/s).
+    pub velocity_damping: f64,
+    /// Multiplier warm start decay d ∈ [0, 1] (absent: multipliers reset every substep).
+    pub multiplier_warm_start: Option<f64>,
+    /// Worker threads (0 = rayon's pool). Results do not depend on it.
+    pub threads: usize,
+}
+
+impl Default for SolverSection {
+    fn default() -> Self {
+        Self {
+            substeps: 10,
+            iterations: 1,
+            method: SolverKind::Coloured,
+            gravity: [0.0, 0.0, -9.81],
+            velocity_damping: 0.0,
+            multiplier_warm_start: None,
+            threads: 0,
+        }
+    }
+}
+
+/// `[materials.NAME]`: SI parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Material {
+    /// Density ρ (kg/m³, > 0).
+    pub density: f64,
+    /// Young's modulus E (Pa, > 0); absent = inextensible (compliance 0).
+    pub youngs: Option<f64>,
+    /// Poisson's ratio ν ∈ (−1, 0.5).
+    #[serde(default = "default_poisson")]
+    pub poisson: f64,
+    /// Sheet thickness (m) for cloth and surface meshes.
+    pub thickness: Option<f64>,
+    /// Bending stiffness k_b (N·m) for cloth.
+    pub bending_stiffness: Option<f64>,
+}
+
+fn default_poisson() -> f64 {
+    0.3
+}
+
+/// Bending model of a cloth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BendingModel {
+    /// No bending constraints.
+    #[default]
+    None,
+    /// Dihedral angle constraints (needs `bending_stiffness`).
+    Dihedral,
+    /// Isometric quadratic bending (needs `bending_stiffness`).
+    Isometric,
+}
+
+/// `[[cloth]]`: a rectangular grid in the xy plane (mass = ρ · thickness · area).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClothSpec {
+    /// Material name (needs `thickness`).
+    pub material: String,
+    /// Particles along x and y (each ≥ 2).
+    pub resolution: [usize; 2],
+    /// Extent along x and y (m).
+    pub size: [f64; 2],
+    /// Position of particle (0, 0) (m).
+    #[serde(default)]
+    pub origin: [f64; 3],
+    /// Grid coordinates `[i, j]` of pinned particles.
+    #[serde(default)]
+    pub pins: Vec<[usize; 2]>,
+    /// Bending model.
+    #[serde(default)]
+    pub bending: BendingModel,
+}
+
+/// `[[rope]]`: a chain of `links` distance constraints (mass = ρ π r² L).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RopeSpec {
+    /// Material name.
+    pub material: String,
+    /// Number of links (≥ 1).
+    pub links: usize,
+    /// First particle (m).
+    pub start: [f64; 3],
+    /// Last particle (m).
+    pub end: [f64; 3],
+    /// Cross-section radius r (m): area π r² for mass and compliance α = l₀/(E π r²).
+    pub radius: f64,
+    /// Pin the first particle.
+    #[serde(default)]
+    pub pin_start: bool,
+}
+
+/// `[[soft_box]]`: a box of Kuhn-subdivided tets with stable Neo-Hookean constraints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoftBoxSpec {
+    /// Material name (needs `youngs`).
+    pub material: String,
+    /// Extent (m).
+    pub size: [f64; 3],
+    /// Hexahedral cells per axis (each split into 6 tets).
+    pub cells: [usize; 3],
+    /// Minimum corner (m).
+    #[serde(default)]
+    pub origin: [f64; 3],
+    /// Pin every particle with x ≤ origin.x + this (m); absent = no pins.
+    pub pin_x_below: Option<f64>,
+}
+
+/// How a mesh file becomes a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeshKind {
+    /// Triangles become cloth: distance constraints on edges, α = 1/(E t) per unit length.
+    Cloth,
+    /// Tets become a Neo-Hookean soft body.
+    Soft,
+}
+
+/// `[[mesh]]`: a mesh file (`.obj`, `.ply`, `.node`+`.ele`, `.msh`), relative to the scene file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshSpec {
+    /// Material name.
+    pub material: String,
+    /// Path, relative to the scene file's folder.
+    pub path: PathBuf,
+    /// Cloth or soft body.
+    pub kind: MeshKind,
+    /// Translation applied to every vertex (m).
+    #[serde(default)]
+    pub translate: [f64; 3],
+    /// Uniform scale applied before translation.
+    #[serde(default = "unit")]
+    pub scale: f64,
+    /// Vertex indices (0-based, in the file's order) to pin.
+    #[serde(default)]
+    pub pins: Vec<usize>,
+}
+
+fn unit() -> f64 {
+    1.0
+}
+
+/// A collider's geometry in its local frame (centred at `center`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ShapeSpec {
+    /// The half-space `n·x ≤ offset` (ground for n = z).
+    Plane {
+        /// Outward normal.
+        normal: [f64; 3],
+        /// Offset along the normal (m).
+        offset: f64,
+    },
+    /// A ball.
+    Sphere {
+        /// Radius (m).
+        radius: f64,
+    },
+    /// An axis-aligned box.
+    Box {
+        /// Half extents (m).
+        half_extents: [f64; 3],
+    },
+    /// A capsule along x.
+    Capsule {
+        /// Half length of the axis (m).
+        half_length: f64,
+        /// Radius (m).
+        radius: f64,
+    },
+}
+
+/// `[[collider]]`: a static collider.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColliderSpec {
+    /// e.g. `shape = { sphere = { radius = 0.3 } }`.
+    pub shape: ShapeSpec,
+    /// Centre / translation of the local frame (m).
+    #[serde(default)]
+    pub center: [f64; 3],
+    /// Coulomb friction coefficient μ (static = kinetic).
+    #[serde(default)]
+    pub friction: f64,
+    /// Restitution coefficient e ∈ [0, 1].
+    #[serde(default)]
+    pub restitution: f64,
+}
+
+/// `[contacts]`: particle radius and candidate margin for collider contacts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactSection {
+    /// Particle radius r (m, > 0).
+    pub radius: f64,
+    /// Extra candidate margin (m, ≥ 0).
+    #[serde(default)]
+    pub margin: f64,
+}
+
+/// Export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// VTK legacy binary (`frame_NNNNN.vtk`).
+    Vtk,
+    /// PLY binary (`frame_NNNNN.ply`).
+    Ply,
+    /// OBJ (`frame_NNNNN.obj`).
+    Obj,
+}
+
+/// `[output]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSection {
+    /// Formats written per output frame.
+    #[serde(default = "default_formats")]
+    pub formats: Vec<Format>,
+    /// Write every n-th frame (≥ 1; frame 0 is always written).
+    #[serde(default = "one")]
+    pub every: usize,
+}
+
+fn default_formats() -> Vec<Format> {
+    vec![Format::Vtk]
+}
+
+impl Default for OutputSection {
+    fn default() -> Self {
+        Self {
+            formats: default_formats(),
+            every: 1,
+        }
+    }
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, col)
+}
+
+impl SceneFile {
+    /// Reads and validates a scene file.
+    pub fn load(path: &Path) -> Result<Self, SceneError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+            file: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses and validates scene text; `file` is used in error messages.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use xpbd_scene::SceneFile;
+    /// let text = "name = 'drop'\n[time]\ndt = 0.01\nframes = 2\n\
+    ///             [materials.steel]\ndensity = 7800.0\n\
+    ///             [[rope]]\nmaterial = 'steel'\nlinks = 3\nstart = [0, 0, 0]\nend = [1, 0, 0]\nradius = 0.001\n";
+    /// let scene = SceneFile::parse(text, Path::new("drop.toml")).unwrap();
+    /// assert_eq!(scene.rope[0].links, 3);
+    /// let bad = text.replace("links = 3", "links = 3\nlinsk = 4");
+    /// let err = SceneFile::parse(&bad, Path::new("drop.toml")).unwrap_err().to_string();
+    /// assert!(err.contains("drop.toml:12:1") && err.contains("linsk"), "{err}");
+    /// ```
+    pub fn parse(text: &str, file: &Path) -> Result<Self, SceneError> {
+        let syntax = |e: toml::de::Error, field: String| {
+            let (line, column) = e
+                .span()
+                .map(|s| line_column(text, s.start))
+                .unwrap_or((0, 0));
+            SceneError::Syntax {
+                file: file.to_path_buf(),
+                line,
+                column,
+                field,
+                message: e.message().trim().to_string(),
+            }
+        };
+        let de = toml::Deserializer::parse(text).map_err(|e| syntax(e, ".".into()))?;
+        let scene: SceneFile = serde_path_to_error::deserialize(de).map_err(|e| {
+            let field = e.path().to_string();
+            syntax(e.into_inner(), field)
+        })?;
+        scene.validate(file)?;
+        Ok(scene)
+    }
+
+    /// Range checks of every number, with the field path and the bad value.
+    pub fn validate(&self, file: &Path) -> Result<(), SceneError> {
+        let mut v = Validator { file, err: None };
+        v.positive("time.dt", self.time.dt);
+        v.count("time.frames", self.time.frames);
+        v.count("time.steps_per_frame", self.time.steps_per_frame);
+        v.count("solver.substeps", self.solver.substeps);
+        v.count("solver.iterations", self.solver.iterations);
+        v.finite3("solver.gravity", self.solver.gravity);
+        v.count("output.every", self.output.every);
+        for (name, m) in &self.materials {
+            let f = |k: &str| format!("materials.{name}.{k}");
+            v.positive(&f("density"), m.density);
+            if let Some(e) = m.youngs {
+                v.positive(&f("youngs"), e);
+            }
+            v.check(&f("poisson"), m.poisson, m.poisson > -1.0 && m.poisson < 0.5, "must lie in (-1, 0.5)");
+            if let Some(t) = m.thickness {
+                v.positive(&f("thickness"), t);
+            }
+            if let Some(k) = m.bending_stiffness {
+                v.positive(&f("bending_stiffness"), k);
+            }
+        }
+        for (k, c) in self.cloth.iter().enumerate() {
+            let f = |s: &str| format!("cloth[{k}].{s}");
+            for a in 0..2 {
+                let r = c.resolution[a];
+                v.check(&f(&format!("resolution[{a}]")), r as f64, (2..=4096).contains(&r), "must lie in [2, 4096]");
+                v.positive(&f(&format!("size[{a}]")), c.size[a]);
+            }
+            v.finite3(&f("origin"), c.origin);
+            for (p, pin) in c.pins.iter().enumerate() {
+                let ok = pin[0] < c.resolution[0] && pin[1] < c.resolution[1];
+                v.check_text(&f(&format!("pins[{p}]")), format!("{pin:?}"), ok, "grid coordinate outside the resolution");
+            }
+        }
+        for (k, r) in self.rope.iter().enumerate() {
+            let f = |s: &str| format!("rope[{k}].{s}");
+            v.check(&f("links"), r.links as f64, (1..=1_000_000).contains(&r.links), "must lie in [1, 10^6]");
+            v.finite3(&f("start"), r.start);
+            v.finite3(&f("end"), r.end);
+            v.positive(&f("radius"), r.radius);
+            v.check_text(&f("end"), format!("{:?}", r.end), r.start != r.end, "must differ from start");
+        }
+        for (k, b) in self.soft_box.iter().enumerate() {
+            let f = |s: &str| format!("soft_box[{k}].{s}");
+            for a in 0..3 {
+                v.positive(&f(&format!("size[{a}]")), b.size[a]);
+                let c = b.cells[a];
+                v.check(&f(&format!("cells[{a}]")), c as f64, (1..=256).contains(&c), "must lie in [1, 256]");
+            }
+            v.finite3(&f("origin"), b.origin);
+            if let Some(p) = b.pin_x_below {
+                v.check(&f("pin_x_below"), p, p.is_finite(), "must be finite");
+            }
+        }
+        for (k, m) in self.mesh.iter().enumerate() {
+            v.finite3(&format!("mesh[{k}].translate"), m.translate);
+            v.positive(&format!("mesh[{k}].scale"), m.scale);
+        }
+        for (k, c) in self.collider.iter().enumerate() {
+            let f = |s: &str| format!("collider[{k}].{s}");
+            v.finite3(&f("center"), c.center);
+            v.check(&f("friction"), c.friction, c.friction.is_finite() && c.friction >= 0.0, "must be finite and >= 0");
+            v.check(&f("restitution"), c.restitution, (0.0..=1.0).contains(&c.restitution), "must lie in [0, 1]");
+            match &c.shape {
+                ShapeSpec::Plane { normal, offset } => {
+                    v.finite3(&f("shape.plane.normal"), *normal);
+                    v.check_text(&f("shape.plane.normal"), format!("{normal:?}"), normal.iter().any(|&n| n != 0.0), "must be non-zero");
+                    v.check(&f("shape.plane.offset"), *offset, offset.is_finite(), "must be finite");
+                }
+                ShapeSpec::Sphere { radius } => v.positive(&f("shape.sphere.radius"), *radius),
+                ShapeSpec::Box { half_extents } => {
+                    for a in 0..3 {
+                        v.positive(&f(&format!("shape.box.half_extents[{a}]")), half_extents[a]);
+                    }
+                }
+                ShapeSpec::Capsule { half_length, radius } => {
+                    v.check(&f("shape.capsule.half_length"), *half_length, half_length.is_finite() && *half_length >= 0.0, "must be finite and >= 0");
+                    v.positive(&f("shape.capsule.radius"), *radius);
+                }
+            }
+        }
+        match &self.contacts {
+            Some(c) => {
+                v.positive("contacts.radius", c.radius);
+                v.check("contacts.margin", c.margin, c.margin.is_finite() && c.margin >= 0.0, "must be finite and >= 0");
+            }
+            None if !self.collider.is_empty() => {
+                v.check_text("contacts", "absent".into(), false, "a [contacts] table with the particle radius is required when there are colliders");
+            }
+            None => {}
+        }
+        if self.cloth.is_empty() && self.rope.is_empty() && self.soft_box.is_empty() && self.mesh.is_empty() {
+            v.check_text("cloth/rope/soft_box/mesh", "none".into(), false, "the scene has no body");
+        }
+        match v.err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Collects the first range error.
+struct Validator<'a> {
+    file: &'a Path,
+    err: Option<SceneError>,
+}
+
+impl Validator<'_> {
+    fn check_text(&mut self, field: &str, value: String, ok: bool, reason: &'static str) {
+        if !ok && self.err.is_none() {
+            self.err = Some(SceneError::InvalidValue {
+                file: self.file.to_path_buf(),
+                field: field.to_string(),
+                value,
+                reason,
+            });
+        }
+    }
+    fn check(&mut self, field: &str, value: f64, ok: bool, reason: &'static str) {
+        self.check_text(field, value.to_string(), ok, reason);
+    }
+    fn positive(&mut self, field: &str, value: f64) {
+        self.check(field, value, value.is_finite() && value > 0.0, "must be finite and > 0");
+    }
+    fn count(&mut self, field: &str, value: usize) {
+        self.check(field, value as f64, value >= 1, "must be >= 1");
+    }
+    fn finite3(&mut self, field: &str, value: [f64; 3]) {
+        let ok = value.iter().all(|c| c.is_finite());
+        self.check_text(field, format!("{value:?}"), ok, "must be finite");
+    }
+}
