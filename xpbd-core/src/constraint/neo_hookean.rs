@@ -80,7 +80,8 @@ impl<const D: usize> NeoHookeanTetConstraints<D> {
     }
 }
 
-/// Lamé parameters `μ = E / (2(1+ν))`, `λ = E ν / ((1+ν)(1−2ν))`, with range checks.
+/// Lamé parameters `μ = E / (2(1+ν))`, `λ = E ν / ((1+ν)(1−2ν))` (the shared
+/// [`crate::energy::lame_from_young_poisson`]) after range checks with typed errors.
 pub fn lame(youngs: f64, poisson: f64) -> Result<(f64, f64), BuildError> {
     if !(youngs.is_finite() && youngs > 0.0) {
         return Err(BuildError::InvalidMaterial {
