@@ -34,8 +34,8 @@
 //! Implemented kinds: distance, dihedral bending, tetrahedral volume; plane and sphere
 //! colliders with Coulomb friction ([`Collider`]). Not implemented on the GPU: kinematic
 //! targets and residual/energy diagnostics (typed `Unsupported` errors), the other
-//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]), and XPBI beyond its
-//! first stage, the neighbour grid ([`grid`]).
+//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]), and XPBI beyond two
+//! building blocks: the neighbour grid ([`grid`]) and the 3×3 SVD ([`svd`]).
 
 pub mod backend;
 pub mod context;
@@ -46,6 +46,7 @@ mod pipelines;
 pub mod scene;
 pub mod shaders;
 pub mod simulation;
+pub mod svd;
 
 pub use backend::{ContactConstraints, CpuBackend, StepBackend};
 pub use context::{AdapterRequest, GpuContext, context_for_test};

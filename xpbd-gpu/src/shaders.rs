@@ -12,11 +12,23 @@ pub const GRID_WGSL: &str = include_str!("shaders/grid.wgsl");
 /// Single-workgroup exclusive prefix sum.
 pub const SCAN_WGSL: &str = include_str!("shaders/scan.wgsl");
 
-/// `(file name, source)` of every shader.
+/// Rotation-variant 3×3 SVD (function library, no bindings; prepend to a module).
+pub const SVD3_WGSL: &str = include_str!("shaders/svd3.wgsl");
+
+/// `svd3.wgsl` + its batch driver (`svd3_batch.wgsl`), as one module.
+pub const SVD3_BATCH_MODULE: &str = concat!(
+    include_str!("shaders/svd3.wgsl"),
+    include_str!("shaders/svd3_batch.wgsl")
+);
+
+/// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
+/// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
     ("xpbd.wgsl", XPBD_WGSL),
     ("grid.wgsl", GRID_WGSL),
     ("scan.wgsl", SCAN_WGSL),
+    ("svd3.wgsl", SVD3_WGSL),
+    ("svd3_batch.wgsl", SVD3_BATCH_MODULE),
 ];
 
 #[cfg(test)]
