@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use xpbd_core::SolverKind;
 use xpbd_core::builders::cloth::benchmark_cloth;
 
@@ -36,7 +36,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
 }
 
 /// One line of `cargo xtask bench cloth`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClothBenchLine {
     pub n: usize,
     pub particles: usize,

@@ -7,6 +7,12 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod cantilever;
+mod convergence;
+mod plot;
+mod png;
+mod report;
+mod scenes;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -23,11 +29,20 @@ enum Command {
     /// Benchmarks with a fixed protocol; one JSON line per run.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// One cantilever (FEM oracle, XPBD tets or XPBI particles); one JSON line.
+    Cantilever(cantilever::CantileverArgs),
+    /// The cantilever convergence study of issue 6; JSON under target/report/.
+    Convergence(convergence::ConvergenceArgs),
+    /// Convergence study + validation scenes + benchmark pass → target/report/{index.html,report.md}.
+    Report(report::ReportArgs),
 }
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Bench(cmd) => bench::run(cmd),
+        Command::Cantilever(args) => cantilever::run_command(args),
+        Command::Convergence(args) => convergence::run_command(args),
+        Command::Report(args) => report::run_command(args),
     }
 }

@@ -1,0 +1,792 @@
+//! The cantilever convergence study of issue 6.
+//!
+//! **Beam** ([`study_beam`]): `L = 0.5 m`, `W = H = 0.1 m` (aspect 5), clamped at `x = 0`,
+//! self-weight (`g = 9.81 m/s²` along `−z`), `ν = 0.3`, `ρ = 1000 kg/m³`, and
+//! `E ∈ {1e4, 1e5, 1e6, 1e7} Pa`: the self-weight parameter `K = qL³/(EI)` is 147, 14.7, 1.47
+//! and 0.147, i.e. a beam hanging almost vertically, a large, a moderate and a small
+//! (≈ 2 % of L) deflection.
+//!
+//! **Oracles.** FEM order 1 (stable Neo-Hookean) on the *same* tet mesh is the exact discrete
+//! problem XPBD solves: its tip is the oracle for the solver sweeps (iterations, substeps, Δt),
+//! whose error is then pure solver error. FEM order 2 on the finest mesh is the continuum truth
+//! for the resolution sweep (linear tets lock in bending, so order 1 converges slowly) and for
+//! XPBI (Hencky-StVK, as XPBI uses). FEM backward Euler with `h = Δt/S` is the trajectory
+//! oracle.
+//!
+//! **Sweeps** (each XPBD one for Gauss-Seidel, coloured GS and Jacobi; `Δt = 1/60 s` unless
+//! swept; `S₀(E)` = [`base_substeps`]): iterations at `S = 4 S₀`; substeps `S₀·k` at `I = 1`
+//! (error vs `h = Δt/S`); the "small steps" split of the fixed budget `S × I = 16 S₀`; Δt at
+//! `S = 4 S₀, I = 8`; resolution (GS, `S = 1.6 S₀ N, I = 1`); a residual probe (one substep
+//! `h = Δt/S₀` from the exact equilibrium, multipliers reset: residual and tip error per
+//! iteration); trajectories (GS vs backward Euler, same `h`); XPBI coloured/Jacobi at rest.
+//!
+//! ```
+//! let plan = xtask::study::plan(xtask::study::Tier::Quick);
+//! assert!(plan.iter().any(|p| p.kind == xtask::study::Kind::Probe));
+//! ```
+
+use std::time::Instant;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use xpbd_core::cantilever::Cantilever;
+use xpbd_fem_reference::MaterialKind;
+
+use crate::beam::{self, Method, RunOptions, RunResult};
+use crate::fit::{log_log_slope, mean_reduction_factor};
+
+/// Young's moduli of the study (Pa).
+pub const YOUNGS: [f64; 4] = [1e4, 1e5, 1e6, 1e7];
+
+/// The study beam at Young's modulus `youngs`.
+pub fn study_beam(youngs: f64) -> Cantilever {
+    Cantilever {
+        length: 0.5,
+        width: 0.1,
+        height: 0.1,
+        youngs,
+        poisson: 0.3,
+        density: 1000.0,
+        ..Cantilever::default()
+    }
+}
+
+/// Which tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tier {
+    /// CI tier (≈ 2 minutes on 2 cores).
+    Quick,
+    /// Full tier (≲ 30 minutes on 2 cores).
+    Full,
+}
+
+/// What a point measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Kind {
+    /// FEM static solve.
+    FemStatic,
+    /// XPBD damped run to rest (a point of one or more sweeps).
+    Rest,
+    /// XPBI damped run to rest.
+    Xpbi,
+    /// Residual and tip error per iteration of one substep from the equilibrium.
+    Probe,
+    /// Undamped tip trajectory (FEM backward Euler or XPBD).
+    Trajectory,
+}
+
+/// One point of the study.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// What it measures.
+    pub kind: Kind,
+    /// Young's modulus (Pa).
+    pub youngs: f64,
+    /// Method name ([`Method::name`]).
+    pub method: String,
+    /// FEM material name.
+    pub material: String,
+    /// FEM order.
+    pub order: u8,
+    /// Cells along the length.
+    pub cells: usize,
+    /// Substeps per step.
+    pub substeps: usize,
+    /// Iterations per substep.
+    pub iterations: usize,
+    /// Step (s).
+    pub dt: f64,
+    /// Fixed simulated time (trajectories).
+    pub seconds: Option<f64>,
+}
+
+impl Point {
+    /// The `cargo xtask cantilever` command reproducing this point (not for probes).
+    pub fn command(&self) -> String {
+        let b = study_beam(self.youngs);
+        let mut c = format!(
+            "cargo xtask cantilever --method {} --length {} --width {} --height {} --youngs {:e} --poisson {} --density {} --material {} --order {} --cells {}",
+            self.method,
+            b.length,
+            b.width,
+            b.height,
+            self.youngs,
+            b.poisson,
+            b.density,
+            self.material,
+            self.order,
+            self.cells
+        );
+        if self.method != "fem" || self.seconds.is_some() {
+            c += &format!(
+                " --substeps {} --iterations {} --dt {}",
+                self.substeps, self.iterations, self.dt
+            );
+        }
+        if let Some(t) = self.seconds {
+            c += &format!(" --seconds {t} --trajectory");
+        }
+        c
+    }
+}
+
+/// A measured point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    /// The point.
+    pub point: Point,
+    /// The run (absent for probes and failures).
+    pub result: Option<RunResult>,
+    /// Probe: residual per iteration.
+    #[serde(default)]
+    pub probe_residuals: Vec<f64>,
+    /// Probe: `[k, tip error after k iterations]` (m).
+    #[serde(default)]
+    pub probe_tip_errors: Vec<[f64; 2]>,
+    /// Why the run failed (diverged, rolled back, Newton failure …), if it did.
+    pub error: Option<String>,
+    /// Wall seconds of this point.
+    pub wall_seconds: f64,
+}
+
+const XPBD: [Method; 3] = [Method::XpbdGs, Method::XpbdColored, Method::XpbdJacobi];
+const DT: f64 = 1.0 / 60.0;
+
+fn point(
+    kind: Kind,
+    youngs: f64,
+    method: Method,
+    cells: usize,
+    s: usize,
+    i: usize,
+    dt: f64,
+) -> Point {
+    Point {
+        kind,
+        youngs,
+        method: method.name().into(),
+        material: "stable-neo-hookean".into(),
+        order: 1,
+        cells,
+        substeps: s,
+        iterations: i,
+        dt,
+        seconds: None,
+    }
+}
+
+fn fem(youngs: f64, material: MaterialKind, order: u8, cells: usize) -> Point {
+    Point {
+        kind: Kind::FemStatic,
+        youngs,
+        method: "fem".into(),
+        material: beam::material_name(material).into(),
+        order,
+        cells,
+        substeps: 0,
+        iterations: 0,
+        dt: 0.0,
+        seconds: None,
+    }
+}
+
+/// Mesh (cells along L) of the solver sweeps.
+pub fn solver_cells(_tier: Tier) -> usize {
+    10
+}
+
+/// Resolutions of the resolution sweep.
+pub fn resolutions(tier: Tier) -> Vec<usize> {
+    match tier {
+        Tier::Quick => vec![5, 10],
+        Tier::Full => vec![5, 10, 20],
+    }
+}
+
+/// Cells of the order-2 truth.
+pub fn truth_cells(tier: Tier) -> usize {
+    match tier {
+        Tier::Quick => 10,
+        Tier::Full => 20,
+    }
+}
+
+/// Base substep count at `Δt = 1/60 s`: the stiffer the beam, the smaller the substep at which
+/// Gauss-Seidel starts to converge on the solver mesh (measured: at `E = 1e6` GS with
+/// `h = Δt/4` converges to an inverted state even with 200 iterations).
+pub fn base_substeps(youngs: f64) -> usize {
+    if youngs <= 1e5 {
+        4
+    } else if youngs <= 1e6 {
+        16
+    } else {
+        64
+    }
+}
+
+/// A sweep of (substeps, iterations, Δt) at one E (x-axis value, settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Sweep {
+    /// Iterations at `S = 4 S₀(E)`.
+    Iterations,
+    /// Substeps (`h = Δt/S`) at `I = 1`.
+    Substeps,
+    /// Fixed budget `S × I = 16 S₀`, split.
+    SmallSteps,
+    /// Δt at `S = 4 S₀`, `I = 8`.
+    TimeStep,
+}
+
+/// The `(substeps, iterations, dt)` settings of a sweep.
+pub fn sweep_settings(sweep: Sweep, tier: Tier, youngs: f64) -> Vec<(usize, usize, f64)> {
+    let quick = tier == Tier::Quick;
+    let s0 = base_substeps(youngs);
+    match sweep {
+        Sweep::Iterations => {
+            let its: &[usize] = if quick {
+                &[1, 4, 16]
+            } else {
+                &[1, 2, 4, 8, 16, 32, 64]
+            };
+            its.iter().map(|&i| (4 * s0, i, DT)).collect()
+        }
+        Sweep::Substeps => {
+            let f: &[usize] = if quick {
+                &[1, 4, 16]
+            } else {
+                &[1, 2, 4, 8, 16, 32, 64]
+            };
+            f.iter().map(|&k| (s0 * k, 1, DT)).collect()
+        }
+        Sweep::SmallSteps => {
+            let f: &[usize] = if quick {
+                &[1, 4, 16]
+            } else {
+                &[1, 2, 4, 8, 16]
+            };
+            f.iter().map(|&k| (s0 * k, 16 / k, DT)).collect()
+        }
+        Sweep::TimeStep => {
+            let d: &[f64] = if quick {
+                &[30.0, 60.0, 120.0]
+            } else {
+                &[15.0, 30.0, 60.0, 120.0, 240.0]
+            };
+            d.iter().map(|&f| (4 * s0, 8, 1.0 / f)).collect()
+        }
+    }
+}
+
+/// Sweeps of a tier.
+pub const SWEEPS: [Sweep; 4] = [
+    Sweep::Iterations,
+    Sweep::Substeps,
+    Sweep::SmallSteps,
+    Sweep::TimeStep,
+];
+
+/// Every point of a tier (deduplicated: the sweeps share points).
+pub fn plan(tier: Tier) -> Vec<Point> {
+    let quick = tier == Tier::Quick;
+    let n = solver_cells(tier);
+    let mut pts: Vec<Point> = Vec::new();
+    let push = |p: Point, pts: &mut Vec<Point>| {
+        if !pts.contains(&p) {
+            pts.push(p);
+        }
+    };
+    for &e in &YOUNGS {
+        let s0 = base_substeps(e);
+        for m in XPBD {
+            for sw in SWEEPS {
+                // The quick tier runs coloured GS (≈ GS, measured) only in the iterations sweep.
+                let skip = match m {
+                    Method::XpbdColored => sw != Sweep::Iterations,
+                    Method::XpbdJacobi => sw == Sweep::TimeStep,
+                    _ => false,
+                };
+                if quick && skip {
+                    continue;
+                }
+                for (s, i, dt) in sweep_settings(sw, tier, e) {
+                    push(point(Kind::Rest, e, m, n, s, i, dt), &mut pts);
+                }
+            }
+            push(
+                point(
+                    Kind::Probe,
+                    e,
+                    m,
+                    n,
+                    1,
+                    if quick { 32 } else { 64 },
+                    DT / s0 as f64,
+                ),
+                &mut pts,
+            );
+        }
+        for &c in &resolutions(tier) {
+            push(
+                point(
+                    Kind::Rest,
+                    e,
+                    Method::XpbdGs,
+                    c,
+                    resolution_substeps(e, c),
+                    1,
+                    DT,
+                ),
+                &mut pts,
+            );
+            push(fem(e, MaterialKind::StableNeoHookean, 1, c), &mut pts);
+            push(fem(e, MaterialKind::StableNeoHookean, 2, c), &mut pts);
+        }
+        push(
+            fem(e, MaterialKind::StableNeoHookean, 2, truth_cells(tier)),
+            &mut pts,
+        );
+        push(fem(e, MaterialKind::StableNeoHookean, 1, n), &mut pts);
+        if !quick {
+            push(fem(e, MaterialKind::Hencky, 2, truth_cells(tier)), &mut pts);
+            for m in [Method::XpbiColored, Method::XpbiJacobi] {
+                let mut p = point(Kind::Xpbi, e, m, 5, xpbi_substeps(e), 10, DT);
+                p.material = "hencky".into();
+                p.order = 0;
+                push(p, &mut pts);
+            }
+        }
+        if !quick || e == 1e6 {
+            let period = 1.0 / study_beam(e).first_bending_frequency();
+            let seconds = (2.0 * period).min(if quick { 0.5 } else { 1.0 });
+            let seconds = (seconds * 60.0).round() / 60.0;
+            let mut gs = point(Kind::Trajectory, e, Method::XpbdGs, n, 4 * s0, 8, DT);
+            gs.seconds = Some(seconds);
+            let mut be = gs.clone();
+            be.method = "fem".into();
+            be.iterations = 0;
+            push(be, &mut pts);
+            push(gs, &mut pts);
+        }
+    }
+    pts
+}
+
+/// Substeps of the resolution sweep: `16 S₀ N/10` keeps `α̃ / (w|∇C|²) ∝ ρ Δx² / (μ h²)`, the
+/// regime of the per-substep solve, the same at every mesh size `Δx ∝ 1/N`.
+pub fn resolution_substeps(youngs: f64, cells: usize) -> usize {
+    (16 * base_substeps(youngs) * cells).div_ceil(10)
+}
+
+/// XPBI substeps per 1/60 s frame at E.
+pub fn xpbi_substeps(youngs: f64) -> usize {
+    base_substeps(youngs)
+}
+
+/// Runs every point on a rayon pool of `jobs` threads (0 = all cores), calling `progress`
+/// after each; results in plan order.
+pub fn run_plan(
+    tier: Tier,
+    points: &[Point],
+    jobs: usize,
+    progress: &(dyn Fn(&Measured) + Sync),
+) -> Result<StudyOutput> {
+    use rayon::prelude::*;
+    let start = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    // Longest first: better packing over the jobs.
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cost_rank(&points[i])));
+    let mut measured: Vec<(usize, Measured)> = pool.install(|| {
+        order
+            .par_iter()
+            .map(|&i| {
+                let m = measure(&points[i]);
+                progress(&m);
+                (i, m)
+            })
+            .collect()
+    });
+    measured.sort_by_key(|x| x.0);
+    let points: Vec<Measured> = measured.into_iter().map(|x| x.1).collect();
+    let analysis = analyse(tier, &points);
+    Ok(StudyOutput {
+        tier,
+        points,
+        analysis,
+        wall_seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// A rough cost estimate for scheduling (substep-iterations to rest × mesh size).
+fn cost_rank(p: &Point) -> u64 {
+    let beam = study_beam(p.youngs);
+    let t = p.seconds.unwrap_or(18.4 / crate::beam::omega1(&beam));
+    let per = (p.substeps.max(1) * p.iterations.max(1)) as f64 / p.dt.max(1e-3);
+    let size = (p.cells * p.cells * p.cells) as f64;
+    let factor = match p.kind {
+        Kind::Xpbi => 20.0,
+        Kind::Trajectory if p.method == "fem" => 50.0,
+        Kind::FemStatic => 0.0,
+        _ => 1.0,
+    };
+    (t * per * size * factor
+        + if p.kind == Kind::FemStatic {
+            size * 1e3
+        } else {
+            0.0
+        }) as u64
+}
+
+/// Runs one point (never fails: failures are recorded).
+pub fn measure(p: &Point) -> Measured {
+    let start = Instant::now();
+    let beam = study_beam(p.youngs);
+    let mut m = Measured {
+        point: p.clone(),
+        result: None,
+        probe_residuals: Vec::new(),
+        probe_tip_errors: Vec::new(),
+        error: None,
+        wall_seconds: 0.0,
+    };
+    let outcome: Result<()> = (|| {
+        let method = Method::parse(&p.method)?;
+        if p.kind == Kind::Probe {
+            let u = beam::fem_p1_equilibrium(&beam, p.cells)?;
+            let (r, e) = beam::residual_probe(
+                &beam,
+                p.cells,
+                method.solver().expect("XPBD"),
+                p.dt,
+                p.iterations,
+                &u,
+            )?;
+            m.probe_residuals = r;
+            m.probe_tip_errors = e;
+            return Ok(());
+        }
+        let opts = RunOptions {
+            material: beam::parse_material(&p.material)?,
+            order: p.order.max(1),
+            cells: p.cells,
+            substeps: p.substeps.max(1),
+            iterations: p.iterations.max(1),
+            dt: if p.dt > 0.0 { p.dt } else { DT },
+            seconds: p.seconds,
+            trajectory: p.seconds.is_some(),
+            threads: 1,
+        };
+        let r = beam::run(&beam, method, &opts)?;
+        if !(r.tip_displacement_x.is_finite() && r.tip_displacement_z.is_finite()) {
+            m.error = Some("non-finite tip displacement".into());
+        }
+        m.result = Some(r);
+        Ok(())
+    })();
+    if let Err(e) = outcome {
+        m.error = Some(format!("{e:#}"));
+    }
+    m.wall_seconds = start.elapsed().as_secs_f64();
+    m
+}
+
+/// The whole study's output (`target/report/convergence.json`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StudyOutput {
+    /// Tier.
+    pub tier: Tier,
+    /// Every measured point, in plan order.
+    pub points: Vec<Measured>,
+    /// Derived figures.
+    pub analysis: Analysis,
+    /// Wall seconds of the whole study.
+    pub wall_seconds: f64,
+}
+
+/// A series of `(x, error)` with its fitted log–log slope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// Label (method, E).
+    pub label: String,
+    /// Young's modulus.
+    pub youngs: f64,
+    /// Method.
+    pub method: String,
+    /// Abscissae.
+    pub x: Vec<f64>,
+    /// Relative tip errors.
+    pub y: Vec<f64>,
+    /// Fitted slope of `ln y` vs `ln x`.
+    pub slope: Option<f64>,
+}
+
+/// Per-E summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PerYoungs {
+    /// E (Pa).
+    pub youngs: f64,
+    /// FEM order-1 tip `(x, z)` on the solver mesh (m).
+    pub fem_p1_tip: Option<[f64; 2]>,
+    /// FEM order-2 truth tip `(x, z)` (m).
+    pub fem_truth_tip: Option<[f64; 2]>,
+    /// Timoshenko small-deflection tip deflection (m, positive down).
+    pub timoshenko: f64,
+    /// Mean residual reduction factor per iteration in the probe, per method.
+    pub probe_reduction: Vec<(String, Option<f64>)>,
+    /// Relative tip error of each XPBD method at the largest iteration budget of the
+    /// iterations sweep.
+    pub best_error: Vec<(String, Option<f64>)>,
+    /// Wall seconds per substep of one iteration (the `S = S₀, I = 1` point), per method.
+    pub wall_per_step: Vec<(String, Option<f64>)>,
+    /// Jacobi verdict, as measured.
+    pub verdict: String,
+}
+
+/// Derived figures of the study.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// Error vs iterations (x = iterations).
+    pub iterations: Vec<Series>,
+    /// Error vs h = Δt/S at I = 1 (x = h).
+    pub substeps: Vec<Series>,
+    /// Error vs S at fixed budget (x = S).
+    pub small_steps: Vec<Series>,
+    /// Error vs Δt at S = 1, I = 8.
+    pub time_step: Vec<Series>,
+    /// Error vs cell size L/N against the order-2 truth: XPBD GS, FEM P1, FEM P2.
+    pub resolution: Vec<Series>,
+    /// Probe residual per iteration (x = iteration, y = residual / first residual).
+    pub probe: Vec<Series>,
+    /// XPBI relative tip error against FEM Hencky order 2: `(method, E, error)`.
+    pub xpbi: Vec<(String, f64, Option<f64>)>,
+    /// Per E.
+    pub per_youngs: Vec<PerYoungs>,
+}
+
+fn tip(m: &Measured) -> Option<[f64; 2]> {
+    let r = m.result.as_ref()?;
+    if m.error.is_some() {
+        return None;
+    }
+    Some([r.tip_displacement_x, r.tip_displacement_z])
+}
+
+/// Relative error `|a − b| / |b|` of two `(x, z)` tips.
+pub fn relative_error(a: [f64; 2], b: [f64; 2]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt() / (b[0].powi(2) + b[1].powi(2)).sqrt()
+}
+
+fn find_fem<'a>(
+    pts: &'a [Measured],
+    e: f64,
+    material: &str,
+    order: u8,
+    cells: usize,
+) -> Option<&'a Measured> {
+    pts.iter().find(|m| {
+        let p = &m.point;
+        p.kind == Kind::FemStatic
+            && p.youngs == e
+            && p.material == material
+            && p.order == order
+            && p.cells == cells
+    })
+}
+
+/// Computes the derived figures.
+pub fn analyse(tier: Tier, pts: &[Measured]) -> Analysis {
+    let n = solver_cells(tier);
+    let mut a = Analysis {
+        iterations: vec![],
+        substeps: vec![],
+        small_steps: vec![],
+        time_step: vec![],
+        resolution: vec![],
+        probe: vec![],
+        xpbi: vec![],
+        per_youngs: vec![],
+    };
+    for &e in &YOUNGS {
+        let p1 = find_fem(pts, e, "stable-neo-hookean", 1, n).and_then(tip);
+        let truth = find_fem(pts, e, "stable-neo-hookean", 2, truth_cells(tier)).and_then(tip);
+        let hencky = find_fem(pts, e, "hencky", 2, truth_cells(tier)).and_then(tip);
+        let lookup = |m: &str, c: usize, st: (usize, usize, f64)| {
+            pts.iter().find(|x| {
+                let p = &x.point;
+                p.kind == Kind::Rest
+                    && p.youngs == e
+                    && p.method == m
+                    && p.cells == c
+                    && p.substeps == st.0
+                    && p.iterations == st.1
+                    && p.dt == st.2
+            })
+        };
+        let series = |sweep: Sweep,
+                      method: &str,
+                      x: &dyn Fn((usize, usize, f64)) -> f64,
+                      oracle: Option<[f64; 2]>| {
+            let mut xs = vec![];
+            let mut ys = vec![];
+            for st in sweep_settings(sweep, tier, e) {
+                let Some(m) = lookup(method, n, st) else {
+                    continue;
+                };
+                xs.push(x(st));
+                ys.push(match (tip(m), oracle) {
+                    (Some(t), Some(o)) => relative_error(t, o),
+                    _ => f64::NAN,
+                });
+            }
+            Series {
+                label: format!("{method}, E = {e:.0e}"),
+                youngs: e,
+                method: method.into(),
+                slope: log_log_slope(&xs, &ys),
+                x: xs,
+                y: ys,
+            }
+        };
+        let mut per = PerYoungs {
+            youngs: e,
+            fem_p1_tip: p1,
+            fem_truth_tip: truth,
+            timoshenko: study_beam(e).timoshenko_tip_deflection(),
+            probe_reduction: vec![],
+            best_error: vec![],
+            wall_per_step: vec![],
+            verdict: String::new(),
+        };
+        for m in XPBD {
+            let name = m.name();
+            let it = series(Sweep::Iterations, name, &|st| st.1 as f64, p1);
+            per.best_error
+                .push((name.into(), it.y.last().copied().filter(|v| v.is_finite())));
+            a.iterations.push(it);
+            a.substeps
+                .push(series(Sweep::Substeps, name, &|st| st.2 / st.0 as f64, p1));
+            a.small_steps
+                .push(series(Sweep::SmallSteps, name, &|st| st.0 as f64, p1));
+            let ts = series(Sweep::TimeStep, name, &|st| st.2, p1);
+            if !ts.x.is_empty() {
+                a.time_step.push(ts);
+            }
+            if let Some(pr) = pts.iter().find(|x| {
+                x.point.kind == Kind::Probe && x.point.youngs == e && x.point.method == name
+            }) {
+                let r0 = pr.probe_residuals.first().copied().unwrap_or(1.0);
+                let x: Vec<f64> = (1..=pr.probe_residuals.len()).map(|k| k as f64).collect();
+                let y: Vec<f64> = pr.probe_residuals.iter().map(|r| r / r0).collect();
+                per.probe_reduction
+                    .push((name.into(), mean_reduction_factor(&pr.probe_residuals)));
+                a.probe.push(Series {
+                    label: format!("{name}, E = {e:.0e}"),
+                    youngs: e,
+                    method: name.into(),
+                    x,
+                    y,
+                    slope: None,
+                });
+            }
+            let s0 = base_substeps(e);
+            let wps = lookup(name, n, (s0, 1, DT))
+                .and_then(|x| x.result.as_ref())
+                .map(|r| r.wall_per_step / s0 as f64);
+            per.wall_per_step.push((name.into(), wps));
+        }
+        // Resolution: XPBD GS, FEM P1, FEM P2 vs the order-2 truth.
+        let mut xs = vec![];
+        let mut ys = vec![];
+        for c in resolutions(tier) {
+            if let Some(m) = lookup("xpbd-gs", c, (resolution_substeps(e, c), 1, DT)) {
+                xs.push(study_beam(e).length / c as f64);
+                ys.push(match (tip(m), truth) {
+                    (Some(t), Some(o)) => relative_error(t, o),
+                    _ => f64::NAN,
+                });
+            }
+        }
+        a.resolution.push(Series {
+            label: format!("XPBD GS (S = 1.6 S₀ N, I = 1), E = {e:.0e}"),
+            youngs: e,
+            method: "xpbd-gs".into(),
+            slope: log_log_slope(&xs, &ys),
+            x: xs,
+            y: ys,
+        });
+        for order in [1u8, 2] {
+            let mut xs = vec![];
+            let mut ys = vec![];
+            for c in resolutions(tier) {
+                if order == 2 && c == truth_cells(tier) {
+                    continue;
+                }
+                if let (Some(t), Some(o)) = (
+                    find_fem(pts, e, "stable-neo-hookean", order, c).and_then(tip),
+                    truth,
+                ) {
+                    xs.push(study_beam(e).length / c as f64);
+                    ys.push(relative_error(t, o));
+                }
+            }
+            a.resolution.push(Series {
+                label: format!("FEM P{order}, E = {e:.0e}"),
+                youngs: e,
+                method: format!("fem-p{order}"),
+                slope: log_log_slope(&xs, &ys),
+                x: xs,
+                y: ys,
+            });
+        }
+        for m in [Method::XpbiColored, Method::XpbiJacobi] {
+            if let Some(x) = pts.iter().find(|x| {
+                x.point.kind == Kind::Xpbi && x.point.youngs == e && x.point.method == m.name()
+            }) {
+                let err = match (tip(x), hencky) {
+                    (Some(t), Some(o)) => Some(relative_error(t, o)),
+                    _ => None,
+                };
+                a.xpbi.push((m.name().into(), e, err));
+            }
+        }
+        per.verdict = verdict(&per, &a, e);
+        a.per_youngs.push(per);
+    }
+    a
+}
+
+fn verdict(per: &PerYoungs, a: &Analysis, e: f64) -> String {
+    let get = |v: &[(String, Option<f64>)], m: &str| v.iter().find(|x| x.0 == m).and_then(|x| x.1);
+    let gs = get(&per.best_error, "xpbd-gs");
+    let jac = get(&per.best_error, "xpbd-jacobi");
+    let rg = get(&per.probe_reduction, "xpbd-gs");
+    let rj = get(&per.probe_reduction, "xpbd-jacobi");
+    let failures = a
+        .iterations
+        .iter()
+        .chain(&a.substeps)
+        .filter(|s| s.youngs == e && s.method == "xpbd-jacobi")
+        .flat_map(|s| s.y.iter())
+        .filter(|y| !y.is_finite())
+        .count();
+    let fmt = |x: Option<f64>| x.map_or("n/a".to_string(), |v| format!("{v:.3}"));
+    let fmt_e = |x: Option<f64>| x.map_or("failed".to_string(), |v| format!("{:.2} %", 100.0 * v));
+    let judgement = match (gs, jac) {
+        (Some(g), Some(j)) if j <= 0.02 && j <= 2.0 * g.max(1e-4) => {
+            "Jacobi converges about as well as GS"
+        }
+        (Some(g), Some(j)) if j <= 0.05 || j < 5.0 * g.max(1e-3) => {
+            "Jacobi converges, but slower than GS"
+        }
+        (Some(_), Some(_)) => "Jacobi fails to converge in the budget (error ≥ 5 % and ≥ 5× GS)",
+        (Some(_), None) => "Jacobi fails (diverged or no result)",
+        _ => "GS has no result",
+    };
+    format!(
+        "{judgement}: at the largest iteration budget GS error {}, Jacobi {}; residual reduction per iteration GS {}, Jacobi {}; {failures} failed Jacobi runs",
+        fmt_e(gs),
+        fmt_e(jac),
+        fmt(rg),
+        fmt(rj)
+    )
+}
