@@ -1,6 +1,8 @@
-//! Per-frame export: VTK legacy binary (vtkio; ParaView), PLY binary little-endian with f64
+//! Per-frame export: VTK legacy binary (vtkio; ParaView), PLY ASCII with f64
 //! coordinates (ply-rs; Blender, MeshLab) and OBJ (text; Blender). Plus [`read_vtk`], used by
-//! the viewer and the round-trip tests.
+//! the viewer and the round-trip tests. (PLY is written as ASCII: ply-rs 0.1.3 fails to read
+//! back its own binary lists; Rust prints f64 as the shortest text that parses back to the
+//! same bits, so the ASCII round trip is still exact.)
 
 use std::io::Write;
 use std::path::Path;
@@ -271,7 +273,7 @@ pub fn read_vtk(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
     Ok(mesh)
 }
 
-/// Writes binary little-endian PLY: `vertex` with f64 `x y z vx vy vz`, `face` with
+/// Writes ASCII PLY: `vertex` with f64 `x y z vx vy vz`, `face` with
 /// `vertex_indices` (the surface triangles, see [`Topology::surface_triangles`]).
 pub fn write_ply(
     path: &Path,
@@ -294,7 +296,7 @@ pub fn ply_bytes(triangles: &[[usize; 3]], particles: &Particles<3>) -> Result<V
         ScalarType,
     };
     let mut ply = Ply::<DefaultElement>::new();
-    ply.header.encoding = Encoding::BinaryLittleEndian;
+    ply.header.encoding = Encoding::Ascii;
     ply.header.comments.push("xpbd-scene frame".into());
     let mut vertex = ElementDef::new("vertex".into());
     for name in ["x", "y", "z", "vx", "vy", "vz"] {

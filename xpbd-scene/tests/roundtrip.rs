@@ -1,0 +1,98 @@
+//! Export then import gives the same particles and cells, within each format's precision.
+mod common;
+
+use xpbd_scene::BuiltScene;
+use xpbd_scene::export::{obj_text, ply_bytes, read_vtk, write_vtk};
+use xpbd_scene::import::{parse_gmsh, parse_obj, parse_ply, parse_tetgen};
+
+/// A deformed, moving state: the soft beam after a few frames (tets, boundary faces, velocities).
+fn moving_beam() -> BuiltScene {
+    let mut s = BuiltScene::load(&common::scenes_dir().join("soft_tet_beam.toml")).unwrap();
+    for _ in 0..3 {
+        s.advance_frame().unwrap();
+    }
+    assert!(s.sim.particles().v.iter().any(|v| v.norm() > 1e-3));
+    s
+}
+
+#[test]
+fn vtk_round_trip_is_bit_exact() {
+    let s = moving_beam();
+    let dir = common::tmp_dir("vtk");
+    let path = dir.join("f.vtk");
+    write_vtk(&path, "beam", &s.topology, s.sim.particles()).unwrap();
+    let m = read_vtk(&std::fs::read(&path).unwrap(), "f.vtk").unwrap();
+    let p = s.sim.particles();
+    // Binary legacy VTK stores f64 big-endian: the same bits come back.
+    assert_eq!(m.vertices, p.x);
+    assert_eq!(m.velocities, p.v);
+    assert_eq!(m.tets, s.topology.tets);
+}
+
+#[test]
+fn ply_round_trip_is_bit_exact_with_surface_faces() {
+    let s = moving_beam();
+    let tris = s.topology.surface_triangles();
+    // A 20×2×2 box has 2·(20·2 + 20·2 + 2·2)·2 = 336 boundary triangles.
+    assert_eq!(tris.len(), 336);
+    let bytes = ply_bytes(&tris, s.sim.particles()).unwrap();
+    let m = parse_ply(&bytes, "f.ply").unwrap();
+    assert_eq!(m.vertices, s.sim.particles().x);
+    assert_eq!(m.velocities, s.sim.particles().v);
+    assert_eq!(m.triangles, tris);
+}
+
+#[test]
+fn obj_round_trip_matches_to_f32_precision() {
+    let s = moving_beam();
+    let tris = s.topology.surface_triangles();
+    let x = &s.sim.particles().x;
+    let m = parse_obj(obj_text(&tris, s.sim.particles()).as_bytes(), "f.obj").unwrap();
+    // tobj re-indexes vertices by first use and stores f32: compare triangle by triangle,
+    // corner by corner, to f32 rounding (|x| < 2 m, so 2 m · 2⁻²⁴ ≈ 1.2e-7).
+    assert_eq!(m.triangles.len(), tris.len());
+    for (a, b) in m.triangles.iter().zip(&tris) {
+        for k in 0..3 {
+            assert!((m.vertices[a[k]] - x[b[k]]).amax() < 2.4e-7);
+        }
+    }
+}
+
+#[test]
+fn tetgen_import_reads_nodes_and_tets() {
+    let node = "5 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 1 1 1\n";
+    let ele = "2 4 0\n1 1 2 3 4\n2 2 5 3 4\n";
+    let m = parse_tetgen(node, ele, "t.node").unwrap();
+    assert_eq!(m.vertices.len(), 5);
+    assert_eq!(m.tets, vec![[0, 1, 2, 3], [1, 4, 2, 3]]);
+}
+
+pub const GMSH_41: &str = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n\
+$Nodes\n1 4 1 4\n3 1 0 4\n1\n2\n3\n4\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n$EndNodes\n\
+$Elements\n2 2 1 2\n2 1 2 1\n1 1 2 3\n3 1 4 1\n2 1 2 3 4\n$EndElements\n";
+
+#[test]
+fn gmsh_import_maps_tags_to_indices() {
+    let m = parse_gmsh(GMSH_41.as_bytes(), "t.msh").unwrap();
+    assert_eq!(m.vertices.len(), 4);
+    assert_eq!(m.vertices[3], xpbd_core::Vector::<3>::new(0.0, 0.0, 1.0));
+    assert_eq!(m.triangles, vec![[0, 1, 2]]);
+    assert_eq!(m.tets, vec![[0, 1, 2, 3]]);
+}
+
+#[test]
+fn every_frame_format_is_written_and_readable() {
+    let mut s = BuiltScene::load(&common::scenes_dir().join("hanging_chain.toml")).unwrap();
+    s.scene.time.frames = 4;
+    s.scene.output.formats = vec![
+        xpbd_scene::scene::Format::Vtk,
+        xpbd_scene::scene::Format::Ply,
+        xpbd_scene::scene::Format::Obj,
+    ];
+    let dir = common::tmp_dir("run");
+    let files = xpbd_scene::runner::run(&mut s, &dir, |_| {}).unwrap();
+    // Frames 0, 2, 4 (every = 2) in three formats.
+    assert_eq!(files, 9);
+    let last = read_vtk(&std::fs::read(dir.join("frame_00004.vtk")).unwrap(), "f").unwrap();
+    assert_eq!(last.vertices, s.sim.particles().x);
+}
