@@ -35,7 +35,8 @@
 //! colliders with Coulomb friction ([`Collider`]). Not implemented on the GPU: kinematic
 //! targets and residual/energy diagnostics (typed `Unsupported` errors), the other
 //! constraint kinds of xpbd-core (not representable in [`SceneBlock`]), and XPBI beyond two
-//! building blocks: the neighbour grid ([`grid`]) and the 3×3 SVD ([`svd`]).
+//! building blocks: the neighbour grid ([`grid`]) the 3×3 SVD ([`svd`]) and the von Mises /
+//! Drucker–Prager return mappings ([`plasticity`]).
 
 pub mod backend;
 pub mod context;
@@ -43,6 +44,7 @@ pub mod error;
 pub mod grid;
 pub mod layout;
 mod pipelines;
+pub mod plasticity;
 pub mod scene;
 pub mod shaders;
 pub mod simulation;

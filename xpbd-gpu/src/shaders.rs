@@ -21,6 +21,19 @@ pub const SVD3_BATCH_MODULE: &str = concat!(
     include_str!("shaders/svd3_batch.wgsl")
 );
 
+/// Return mappings (von Mises, Drucker–Prager) on Hencky strain; needs `svd3.wgsl` first.
+pub const PLASTICITY_MODULE: &str = concat!(
+    include_str!("shaders/svd3.wgsl"),
+    include_str!("shaders/plasticity.wgsl")
+);
+
+/// `svd3.wgsl` + `plasticity.wgsl` + the batch driver, as one module.
+pub const PLASTICITY_BATCH_MODULE: &str = concat!(
+    include_str!("shaders/svd3.wgsl"),
+    include_str!("shaders/plasticity.wgsl"),
+    include_str!("shaders/plasticity_batch.wgsl")
+);
+
 /// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
 /// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
@@ -29,12 +42,15 @@ pub const ALL: &[(&str, &str)] = &[
     ("scan.wgsl", SCAN_WGSL),
     ("svd3.wgsl", SVD3_WGSL),
     ("svd3_batch.wgsl", SVD3_BATCH_MODULE),
+    ("plasticity.wgsl", PLASTICITY_MODULE),
+    ("plasticity_batch.wgsl", PLASTICITY_BATCH_MODULE),
 ];
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::layout::{GpuCollider, GpuColliders, GpuConstraint, GpuDispatch, GpuParams};
+    use crate::plasticity::GpuPlastic;
 
     fn validated(name: &str, src: &str) -> (naga::Module, naga::valid::ModuleInfo) {
         let module = naga::front::wgsl::parse_str(src)
@@ -115,6 +131,18 @@ mod tests {
         assert_eq!(size_of("Constraint"), std::mem::size_of::<GpuConstraint>());
         assert_eq!(size_of("Collider"), std::mem::size_of::<GpuCollider>());
         assert_eq!(size_of("Colliders"), std::mem::size_of::<GpuColliders>());
+        let (plastic, _) = validated("plasticity.wgsl", PLASTICITY_MODULE);
+        let (handle, _) = plastic
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some("Plastic"))
+            .unwrap();
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(plastic.to_ctx()).unwrap();
+        assert_eq!(
+            layouter[handle].size as usize,
+            std::mem::size_of::<GpuPlastic>()
+        );
     }
 
     /// A broken shader is caught by the same check (the test above could not fail if the

@@ -1,0 +1,223 @@
+//! The return mappings of `shaders/plasticity.wgsl` (von Mises, Drucker–Prager on Hencky
+//! strain, an XPBI building block), with a batch driver for testing and reuse.
+
+use std::sync::mpsc;
+
+use bytemuck::{Pod, Zeroable};
+use nalgebra::{Matrix3, Vector3};
+use wgpu::util::DeviceExt;
+
+use crate::{GpuContext, GpuError};
+
+/// A plasticity model as the shader sees it (mirrors `xpbi_continuum::plasticity`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PlasticModel {
+    /// `Z(F) = F`.
+    Elastic,
+    /// `‖dev τ‖ ≤ σ_Y0 + H q`.
+    VonMises {
+        /// σ_Y0 (Pa).
+        yield_stress: f64,
+        /// H (Pa).
+        hardening_modulus: f64,
+    },
+    /// Drucker–Prager sand.
+    DruckerPrager {
+        /// Friction angle φ (degrees), used when `klar` is `None`.
+        friction_angle: f64,
+        /// Klár et al. 2016 hardening `[h₀, h₁, h₂, h₃]`.
+        klar: Option<[f64; 4]>,
+        /// Cohesion c₀ (log-strain shift).
+        cohesion: f64,
+        /// Volume correction (Tampubolon et al. 2017).
+        volume_correction: bool,
+    },
+}
+
+/// `struct Plastic` of the shader.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GpuPlastic {
+    model: u32,
+    mu: f32,
+    lambda: f32,
+    yield_stress: f32,
+    hardening_modulus: f32,
+    friction_angle: f32,
+    cohesion: f32,
+    volume_correction: u32,
+    klar: u32,
+    h: [f32; 4],
+    pad: [u32; 3],
+}
+
+impl GpuPlastic {
+    /// Packs a model with Lamé parameters μ, λ (Pa).
+    pub fn new(model: &PlasticModel, mu: f64, lambda: f64) -> Self {
+        let mut p = Self::zeroed();
+        p.mu = mu as f32;
+        p.lambda = lambda as f32;
+        match *model {
+            PlasticModel::Elastic => p.model = 0,
+            PlasticModel::VonMises {
+                yield_stress,
+                hardening_modulus,
+            } => {
+                p.model = 1;
+                p.yield_stress = yield_stress as f32;
+                p.hardening_modulus = hardening_modulus as f32;
+            }
+            PlasticModel::DruckerPrager {
+                friction_angle,
+                klar,
+                cohesion,
+                volume_correction,
+            } => {
+                p.model = 2;
+                p.friction_angle = friction_angle as f32;
+                p.cohesion = cohesion as f32;
+                p.volume_correction = volume_correction as u32;
+                if let Some(h) = klar {
+                    p.klar = 1;
+                    p.h = h.map(|v| v as f32);
+                }
+            }
+        }
+        p
+    }
+}
+
+/// `(F_E, [q, v_c])` after a return mapping.
+pub type Mapped = (Matrix3<f64>, [f64; 2]);
+
+/// Applies `Z` to every `(F, [q, v_c])` on the device (f32) with Lamé parameters μ, λ.
+///
+/// ```
+/// use nalgebra::Matrix3;
+/// use xpbd_gpu::plasticity::{PlasticModel, return_map_batch};
+/// if let Some(ctx) = xpbd_gpu::context_for_test("plasticity doctest").unwrap() {
+///     let vm = PlasticModel::VonMises { yield_stress: 100.0, hardening_modulus: 0.0 };
+///     let f = Matrix3::from_diagonal(&nalgebra::Vector3::new(1.1, 0.95, 0.95));
+///     let (fe, q) = return_map_batch(&ctx, &vm, 1e4, 1e4, &[(f, [0.0, 0.0])]).unwrap()[0];
+///     assert!(q[0] > 0.0); // yielded
+///     assert!((fe.determinant() - f.determinant()).abs() < 1e-5); // von Mises keeps volume
+/// }
+/// ```
+pub fn return_map_batch(
+    ctx: &GpuContext,
+    model: &PlasticModel,
+    mu: f64,
+    lambda: f64,
+    items: &[Mapped],
+) -> Result<Vec<Mapped>, GpuError> {
+    let n = items.len();
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let mut input: Vec<[f32; 4]> = Vec::with_capacity(4 * n);
+    for (f, s) in items {
+        for j in 0..3 {
+            input.push([f[(0, j)] as f32, f[(1, j)] as f32, f[(2, j)] as f32, 0.0]);
+        }
+        input.push([s[0] as f32, s[1] as f32, 0.0, 0.0]);
+    }
+    let params = GpuPlastic::new(model, mu, lambda);
+    let device = ctx.device();
+    let bytes = (16 * 4 * n) as u64;
+    let (pipeline, params_buf, input_buf, output_buf, staging) = ctx.scoped(|| {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("plasticity_batch"),
+            source: wgpu::ShaderSource::Wgsl(crate::shaders::PLASTICITY_BATCH_MODULE.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("return_map_batch"),
+            layout: None,
+            module: &module,
+            entry_point: Some("return_map_batch"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let init = |label, contents: &[u8], usage| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
+        };
+        let params_buf = init(
+            "plastic params",
+            bytemuck::bytes_of(&params),
+            wgpu::BufferUsages::UNIFORM,
+        );
+        let input_buf = init(
+            "rm input",
+            bytemuck::cast_slice(&input),
+            wgpu::BufferUsages::STORAGE,
+        );
+        let output_buf = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("rm output"),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("rm staging"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        (pipeline, params_buf, input_buf, output_buf, staging)
+    })?;
+    ctx.scoped(|| {
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: params_buf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: input_buf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: output_buf.as_entire_binding(),
+                },
+            ],
+        });
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups((n as u32).div_ceil(64), 1, 1);
+        }
+        enc.copy_buffer_to_buffer(&output_buf, 0, &staging, 0, Some(bytes));
+        ctx.queue().submit([enc.finish()]);
+    })?;
+    let slice = staging.slice(..);
+    let (tx, rx) = mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    ctx.wait()?;
+    rx.recv()
+        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
+        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
+    let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(
+        &slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?,
+    );
+    staging.unmap();
+    let col = |c: &[f32; 4]| Vector3::new(c[0] as f64, c[1] as f64, c[2] as f64);
+    Ok(raw
+        .chunks(4)
+        .map(|r| {
+            let fe = Matrix3::from_columns(&[col(&r[0]), col(&r[1]), col(&r[2])]);
+            (fe, [r[3][0] as f64, r[3][1] as f64])
+        })
+        .collect())
+}
