@@ -10,7 +10,7 @@ mod bench;
 mod cantilever;
 mod convergence;
 mod plot;
-mod png;
+mod splat;
 mod report;
 mod scenes;
 

@@ -199,7 +199,7 @@ pub fn sand_column(particles: usize, seconds: f64, dir: &Path) -> Result<SandRes
         nn_min = nn_min.min(nn_statistics(x, dx).2);
         let name = format!("sand-column-frame{k}.png");
         let pts: Vec<(f64, f64)> = x.iter().map(|p| (p.x, p.z)).collect();
-        crate::png::splat(
+        crate::splat::splat(
             &dir.join(&name),
             (480, 320),
             (-0.45, 0.45, -0.02, 0.58),
