@@ -8,11 +8,11 @@
 
 use std::path::{Path, PathBuf};
 
+use xpbd_core::builders::cloth::interior_edges;
 use xpbd_core::constraint::{
     DihedralBendingConstraints, DistanceConstraints, IsometricBendingConstraints,
     NeoHookeanTetConstraints,
 };
-use xpbd_core::builders::cloth::interior_edges;
 use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Pose, Shape};
 use xpbd_core::mesh::TetMesh;
 use xpbd_core::{BuildError, Particles, Simulation, SolverSettings, Vector};
@@ -76,7 +76,12 @@ impl<'a> Assembler<'a> {
             })
     }
 
-    fn require(&self, field: &str, value: Option<f64>, what: &'static str) -> Result<f64, SceneError> {
+    fn require(
+        &self,
+        field: &str,
+        value: Option<f64>,
+        what: &'static str,
+    ) -> Result<f64, SceneError> {
         value.ok_or_else(|| SceneError::InvalidValue {
             file: self.file.to_path_buf(),
             field: field.to_string(),
@@ -96,15 +101,28 @@ impl<'a> Assembler<'a> {
     }
 
     fn add_segment(&mut self, s: [usize; 2], material: u32) {
-        self.topology.rest_segment.push(segment_length(&self.particles.x, s));
+        self.topology
+            .rest_segment
+            .push(segment_length(&self.particles.x, s));
         self.topology.segments.push(s);
         self.topology.cell_material.push(material);
     }
 
     /// Edges of `triangles` as distance constraints with α = l₀/(E t w): each edge carries a
     /// strip of sheet as wide as its own length, so α = 1/(E t) (the cloth tutorial's estimate).
-    fn sheet(&mut self, field: &str, triangles: &[[usize; 3]], mat: &Material, material: u32, bending: BendingModel) -> Result<(), SceneError> {
-        let thickness = self.require(&format!("{field}.material.thickness"), mat.thickness, "a sheet material needs `thickness` (m)")?;
+    fn sheet(
+        &mut self,
+        field: &str,
+        triangles: &[[usize; 3]],
+        mat: &Material,
+        material: u32,
+        bending: BendingModel,
+    ) -> Result<(), SceneError> {
+        let thickness = self.require(
+            &format!("{field}.material.thickness"),
+            mat.thickness,
+            "a sheet material needs `thickness` (m)",
+        )?;
         let mut edges: Vec<[usize; 2]> = triangles
             .iter()
             .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
@@ -116,30 +134,40 @@ impl<'a> Assembler<'a> {
         for [a, b] in edges {
             let l0 = segment_length(&self.particles.x, [a, b]);
             let alpha = match mat.youngs {
-                Some(e) => DistanceConstraints::compliance_from_material(l0, e, thickness * l0).map_err(self.build_err(field))?,
+                Some(e) => DistanceConstraints::compliance_from_material(l0, e, thickness * l0)
+                    .map_err(self.build_err(field))?,
                 None => 0.0,
             };
-            d.add(&self.particles, a, b, alpha).map_err(self.build_err(field))?;
+            d.add(&self.particles, a, b, alpha)
+                .map_err(self.build_err(field))?;
         }
         self.distance.push((field.to_string(), d));
         for &t in triangles {
-            self.topology.rest_triangle.push(triangle_area(&self.particles.x, t));
+            self.topology
+                .rest_triangle
+                .push(triangle_area(&self.particles.x, t));
             self.topology.triangles.push(t);
             self.topology.cell_material.push(material);
         }
         if bending != BendingModel::None {
-            let k = self.require(&format!("{field}.material.bending_stiffness"), mat.bending_stiffness, "bending needs `bending_stiffness` (N m)")?;
+            let k = self.require(
+                &format!("{field}.material.bending_stiffness"),
+                mat.bending_stiffness,
+                "bending needs `bending_stiffness` (N m)",
+            )?;
             let edges = interior_edges(triangles);
             if bending == BendingModel::Dihedral {
                 let mut b = DihedralBendingConstraints::new();
                 for e in edges {
-                    b.add(&self.particles, e, k).map_err(self.build_err(field))?;
+                    b.add(&self.particles, e, k)
+                        .map_err(self.build_err(field))?;
                 }
                 self.dihedral.push((field.to_string(), b));
             } else {
                 let mut b = IsometricBendingConstraints::new();
                 for [w0, w1, e0, e1] in edges {
-                    b.add(&self.particles, [e0, e1, w0, w1], k).map_err(self.build_err(field))?;
+                    b.add(&self.particles, [e0, e1, w0, w1], k)
+                        .map_err(self.build_err(field))?;
                 }
                 self.isometric.push((field.to_string(), b));
             }
@@ -149,8 +177,20 @@ impl<'a> Assembler<'a> {
 
     /// Lumped masses ρ V/4 per tet corner, then Neo-Hookean constraints (xpbd-core's stable
     /// Neo-Hookean, Macklin & Müller 2021) with the material's E and ν.
-    fn solid(&mut self, field: &str, vertices: &[Vector<3>], tets: &[[usize; 4]], pinned: &dyn Fn(usize) -> bool, mat: &Material, material: u32) -> Result<(), SceneError> {
-        let youngs = self.require(&format!("{field}.material.youngs"), mat.youngs, "a soft body needs `youngs` (Pa)")?;
+    fn solid(
+        &mut self,
+        field: &str,
+        vertices: &[Vector<3>],
+        tets: &[[usize; 4]],
+        pinned: &dyn Fn(usize) -> bool,
+        mat: &Material,
+        material: u32,
+    ) -> Result<(), SceneError> {
+        let youngs = self.require(
+            &format!("{field}.material.youngs"),
+            mat.youngs,
+            "a soft body needs `youngs` (Pa)",
+        )?;
         let mut mass = vec![0.0; vertices.len()];
         for (e, &t) in tets.iter().enumerate() {
             let v = tet_volume(vertices, t);
@@ -171,11 +211,14 @@ impl<'a> Assembler<'a> {
             }
         }
         let base = self.push_particles(vertices, &mass, material);
-        let mut c = NeoHookeanTetConstraints::new(youngs, mat.poisson).map_err(self.build_err(field))?;
+        let mut c =
+            NeoHookeanTetConstraints::new(youngs, mat.poisson).map_err(self.build_err(field))?;
         for &t in tets {
             let g = t.map(|i| i + base);
             c.add(&self.particles, &g).map_err(self.build_err(field))?;
-            self.topology.rest_tet.push(tet_volume(&self.particles.x, g));
+            self.topology
+                .rest_tet
+                .push(tet_volume(&self.particles.x, g));
             self.topology.tets.push(g);
             self.topology.cell_material.push(material);
         }
@@ -202,7 +245,11 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
     for (k, c) in scene.cloth.iter().enumerate() {
         let field = format!("cloth[{k}]");
         let (mid, mat) = a.material(&field, &c.material)?;
-        let thickness = a.require(&format!("{field}.material.thickness"), mat.thickness, "a sheet material needs `thickness` (m)")?;
+        let thickness = a.require(
+            &format!("{field}.material.thickness"),
+            mat.thickness,
+            "a sheet material needs `thickness` (m)",
+        )?;
         let [nx, ny] = c.resolution;
         let m = mat.density * thickness * c.size[0] * c.size[1] / (nx * ny) as f64;
         let mut x = Vec::with_capacity(nx * ny);
@@ -234,7 +281,9 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         let (p0, p1) = (v3(r.start), v3(r.end));
         let length = (p1 - p0).norm();
         let n = r.links + 1;
-        let x: Vec<Vector<3>> = (0..n).map(|i| p0 + (p1 - p0) * (i as f64 / r.links as f64)).collect();
+        let x: Vec<Vector<3>> = (0..n)
+            .map(|i| p0 + (p1 - p0) * (i as f64 / r.links as f64))
+            .collect();
         let mut mass = vec![mat.density * area * length / n as f64; n];
         if r.pin_start {
             mass[0] = 0.0;
@@ -244,10 +293,12 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         for i in 0..r.links {
             let l0 = length / r.links as f64;
             let alpha = match mat.youngs {
-                Some(e) => DistanceConstraints::compliance_from_material(l0, e, area).map_err(a.build_err(&field))?,
+                Some(e) => DistanceConstraints::compliance_from_material(l0, e, area)
+                    .map_err(a.build_err(&field))?,
                 None => 0.0,
             };
-            d.add(&a.particles, base + i, base + i + 1, alpha).map_err(a.build_err(&field))?;
+            d.add(&a.particles, base + i, base + i + 1, alpha)
+                .map_err(a.build_err(&field))?;
             a.add_segment([base + i, base + i + 1], mid);
         }
         a.distance.push((field, d));
@@ -267,16 +318,24 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         let pinned = move |i: usize| pin.is_some_and(|p| xs[i].x <= b.origin[0] + p);
         a.solid(&field, &x, &tets, &pinned, mat, mid)?;
     }
-    let folder = file.parent().map(Path::to_path_buf).unwrap_or_else(PathBuf::new);
+    let folder = file
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(PathBuf::new);
     for (k, m) in scene.mesh.iter().enumerate() {
         let field = format!("mesh[{k}]");
         let (mid, mat) = a.material(&field, &m.material)?;
-        let imported: ImportedMesh = import_mesh(&folder.join(&m.path)).map_err(|source| SceneError::Import {
-            file: file.to_path_buf(),
-            field: format!("{field}.path"),
-            source,
-        })?;
-        let x: Vec<Vector<3>> = imported.vertices.iter().map(|p| p * m.scale + v3(m.translate)).collect();
+        let imported: ImportedMesh =
+            import_mesh(&folder.join(&m.path)).map_err(|source| SceneError::Import {
+                file: file.to_path_buf(),
+                field: format!("{field}.path"),
+                source,
+            })?;
+        let x: Vec<Vector<3>> = imported
+            .vertices
+            .iter()
+            .map(|p| p * m.scale + v3(m.translate))
+            .collect();
         if let Some(&p) = m.pins.iter().find(|&&p| p >= x.len()) {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
@@ -300,7 +359,11 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                 a.solid(&field, &x, &imported.tets, &pinned, mat, mid)?;
             }
             MeshKind::Cloth => {
-                let thickness = a.require(&format!("{field}.material.thickness"), mat.thickness, "a sheet material needs `thickness` (m)")?;
+                let thickness = a.require(
+                    &format!("{field}.material.thickness"),
+                    mat.thickness,
+                    "a sheet material needs `thickness` (m)",
+                )?;
                 // Lumped mass: a third of each triangle's ρ t A per corner.
                 let mut mass = vec![0.0; x.len()];
                 for &t in &imported.triangles {
@@ -311,7 +374,11 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                     mass[p] = 0.0;
                 }
                 let base = a.push_particles(&x, &mass, mid);
-                let tris: Vec<[usize; 3]> = imported.triangles.iter().map(|t| t.map(|i| i + base)).collect();
+                let tris: Vec<[usize; 3]> = imported
+                    .triangles
+                    .iter()
+                    .map(|t| t.map(|i| i + base))
+                    .collect();
                 a.sheet(&field, &tris, mat, mid, BendingModel::None)?;
             }
         }
@@ -327,8 +394,22 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         threads: s.threads,
         ..SolverSettings::default()
     };
-    let Assembler { particles, topology, distance, dihedral, isometric, tets, .. } = a;
-    let berr = |field: String| move |source| SceneError::Build { file: file.to_path_buf(), field: field.clone(), source };
+    let Assembler {
+        particles,
+        topology,
+        distance,
+        dihedral,
+        isometric,
+        tets,
+        ..
+    } = a;
+    let berr = |field: String| {
+        move |source| SceneError::Build {
+            file: file.to_path_buf(),
+            field: field.clone(),
+            source,
+        }
+    };
     let mut sim = Simulation::new(particles, settings).map_err(berr("solver".into()))?;
     for (f, b) in distance {
         sim.add_constraints(b).map_err(berr(f))?;
@@ -343,26 +424,56 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         sim.add_constraints(b).map_err(berr(f))?;
     }
     if let Some(c) = &scene.contacts {
-        let cerr = |field: String| move |source| SceneError::Contact { file: file.to_path_buf(), field: field.clone(), source };
-        let options = ContactOptions { margin: c.margin, ..ContactOptions::default() };
-        let mut contacts = ColliderContacts::new(c.radius, options).map_err(cerr("contacts".into()))?;
+        let cerr = |field: String| {
+            move |source| SceneError::Contact {
+                file: file.to_path_buf(),
+                field: field.clone(),
+                source,
+            }
+        };
+        let options = ContactOptions {
+            margin: c.margin,
+            ..ContactOptions::default()
+        };
+        let mut contacts =
+            ColliderContacts::new(c.radius, options).map_err(cerr("contacts".into()))?;
         for (k, spec) in scene.collider.iter().enumerate() {
             let shape = match &spec.shape {
-                ShapeSpec::Plane { normal, offset } => Shape::HalfSpace { normal: v3(*normal), offset: *offset },
+                ShapeSpec::Plane { normal, offset } => Shape::HalfSpace {
+                    normal: v3(*normal),
+                    offset: *offset,
+                },
                 ShapeSpec::Sphere { radius } => Shape::Sphere { radius: *radius },
-                ShapeSpec::Box { half_extents } => Shape::Box { half_extents: v3(*half_extents) },
-                ShapeSpec::Capsule { half_length, radius } => Shape::Capsule { half_length: *half_length, radius: *radius },
+                ShapeSpec::Box { half_extents } => Shape::Box {
+                    half_extents: v3(*half_extents),
+                },
+                ShapeSpec::Capsule {
+                    half_length,
+                    radius,
+                } => Shape::Capsule {
+                    half_length: *half_length,
+                    radius: *radius,
+                },
             };
-            let friction = Friction::coulomb(spec.friction).map_err(cerr(format!("collider[{k}].friction")))?;
+            let friction = Friction::coulomb(spec.friction)
+                .map_err(cerr(format!("collider[{k}].friction")))?;
             let collider = Collider::fixed(shape)
                 .at(Pose::from_translation(v3(spec.center)))
                 .with_friction(friction)
                 .with_restitution(spec.restitution);
-            contacts.add_collider(collider).map_err(cerr(format!("collider[{k}]")))?;
+            contacts
+                .add_collider(collider)
+                .map_err(cerr(format!("collider[{k}]")))?;
         }
-        sim.add_constraints(contacts).map_err(berr("contacts".into()))?;
+        sim.add_constraints(contacts)
+            .map_err(berr("contacts".into()))?;
     }
-    Ok(BuiltScene { sim, topology, scene, frame: 0 })
+    Ok(BuiltScene {
+        sim,
+        topology,
+        scene,
+        frame: 0,
+    })
 }
 
 impl BuiltScene {

@@ -78,9 +78,18 @@ impl Checkpoint {
             x_prev: p.x_prev.iter().map(arr).collect(),
             v: p.v.iter().map(arr).collect(),
             inv_mass: p.inv_mass.clone(),
-            kinematic_target: p.kinematic_target.iter().map(|t| t.as_ref().map(arr)).collect(),
+            kinematic_target: p
+                .kinematic_target
+                .iter()
+                .map(|t| t.as_ref().map(arr))
+                .collect(),
             force: p.force.iter().map(arr).collect(),
-            multipliers: scene.sim.blocks().iter().map(|b| b.multipliers().to_vec()).collect(),
+            multipliers: scene
+                .sim
+                .blocks()
+                .iter()
+                .map(|b| b.multipliers().to_vec())
+                .collect(),
         }
     }
 
@@ -155,14 +164,22 @@ impl Checkpoint {
                 expected: n.to_string(),
             });
         }
-        let fields: [(&'static str, &Vec<[f64; 3]>); 4] =
-            [("x", &self.x), ("x_prev", &self.x_prev), ("v", &self.v), ("force", &self.force)];
+        let fields: [(&'static str, &Vec<[f64; 3]>); 4] = [
+            ("x", &self.x),
+            ("x_prev", &self.x_prev),
+            ("v", &self.v),
+            ("force", &self.force),
+        ];
         for (field, values) in fields {
             if let Some(i) = values.iter().position(|a| !a.iter().all(|c| c.is_finite())) {
                 return Err(CheckpointError::NonFinite { particle: i, field });
             }
         }
-        if let Some(i) = self.inv_mass.iter().position(|w| !(w.is_finite() && *w >= 0.0)) {
+        if let Some(i) = self
+            .inv_mass
+            .iter()
+            .position(|w| !(w.is_finite() && *w >= 0.0))
+        {
             return Err(CheckpointError::NonFinite {
                 particle: i,
                 field: "inv_mass",
@@ -183,7 +200,11 @@ impl Checkpoint {
         p.x_prev = self.x_prev.iter().map(vec3).collect();
         p.v = self.v.iter().map(vec3).collect();
         p.inv_mass = self.inv_mass.clone();
-        p.kinematic_target = self.kinematic_target.iter().map(|t| t.as_ref().map(vec3)).collect();
+        p.kinematic_target = self
+            .kinematic_target
+            .iter()
+            .map(|t| t.as_ref().map(vec3))
+            .collect();
         p.force = self.force.iter().map(vec3).collect();
         built.frame = self.frame as usize;
         Ok(built)

@@ -196,7 +196,9 @@ pub enum CheckpointError {
         message: String,
     },
     /// The checkpoint was written by a different scene (other particle count or scene text).
-    #[error("checkpoint does not match the scene: {what}: checkpoint has {found}, scene has {expected}")]
+    #[error(
+        "checkpoint does not match the scene: {what}: checkpoint has {found}, scene has {expected}"
+    )]
     Mismatch {
         /// What differs.
         what: &'static str,

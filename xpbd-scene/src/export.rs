@@ -135,7 +135,12 @@ pub fn write_vtk(
         .segments
         .iter()
         .map(|c| (&c[..], CellType::Line))
-        .chain(topology.triangles.iter().map(|c| (&c[..], CellType::Triangle)))
+        .chain(
+            topology
+                .triangles
+                .iter()
+                .map(|c| (&c[..], CellType::Triangle)),
+        )
         .chain(topology.tets.iter().map(|c| (&c[..], CellType::Tetra)));
     for (k, (c, ty)) in cells.enumerate() {
         vertices.push(c.len() as u32);
@@ -184,16 +189,17 @@ pub fn write_vtk(
         }),
     };
     let mut bytes = Vec::new();
-    vtk.write_legacy(&mut bytes).map_err(|e| ExportError::Writer {
-        file: path.to_path_buf(),
-        format: "vtk",
-        message: e.to_string(),
-    })?;
+    vtk.write_legacy(&mut bytes)
+        .map_err(|e| ExportError::Writer {
+            file: path.to_path_buf(),
+            format: "vtk",
+            message: e.to_string(),
+        })?;
     std::fs::write(path, bytes).map_err(|e| io_err(path, e))
 }
 
 /// Reads a VTK legacy unstructured grid as written by [`write_vtk`]: points, the `velocity`
-/// point attribute, triangles and tets.
+/// point attribute, line segments, triangles and tets.
 pub fn read_vtk(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
     let malformed = |message: String| ImportError::Malformed {
         file: file.into(),
@@ -264,6 +270,7 @@ pub fn read_vtk(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
             .get(a..b)
             .ok_or_else(|| malformed(format!("cell {k} out of range")))?;
         match (ty, c.len()) {
+            (CellType::Line, 2) => mesh.segments.push([c[0], c[1]]),
             (CellType::Triangle, 3) => mesh.triangles.push([c[0], c[1], c[2]]),
             (CellType::Tetra, 4) => mesh.tets.push([c[0], c[1], c[2], c[3]]),
             _ => {}
@@ -280,12 +287,13 @@ pub fn write_ply(
     topology: &Topology,
     particles: &Particles<3>,
 ) -> Result<(), ExportError> {
-    let bytes = ply_bytes(&topology.surface_triangles(), particles)
-        .map_err(|message| ExportError::Writer {
+    let bytes = ply_bytes(&topology.surface_triangles(), particles).map_err(|message| {
+        ExportError::Writer {
             file: path.to_path_buf(),
             format: "ply",
             message,
-        })?;
+        }
+    })?;
     std::fs::write(path, bytes).map_err(|e| io_err(path, e))
 }
 

@@ -18,6 +18,8 @@ pub struct ImportedMesh {
     pub vertices: Vec<Vector<3>>,
     /// Per-vertex velocities when the file carries them (PLY `vx vy vz`), else empty.
     pub velocities: Vec<Vector<3>>,
+    /// Line segments (VTK line cells; other formats have none).
+    pub segments: Vec<[usize; 2]>,
     /// Triangles.
     pub triangles: Vec<[usize; 3]>,
     /// Tetrahedra.
@@ -35,7 +37,12 @@ impl ImportedMesh {
     /// assert!(m.validate("demo").is_err());
     /// ```
     pub fn validate(&self, file: &str) -> Result<(), ImportError> {
-        for (i, x) in self.vertices.iter().chain(self.velocities.iter()).enumerate() {
+        for (i, x) in self
+            .vertices
+            .iter()
+            .chain(self.velocities.iter())
+            .enumerate()
+        {
             if let Some(&value) = x.iter().find(|c| !c.is_finite()) {
                 return Err(ImportError::NonFinite {
                     file: file.into(),
@@ -45,9 +52,10 @@ impl ImportedMesh {
             }
         }
         let n = self.vertices.len();
+        let segs = self.segments.iter().map(|t| &t[..]);
         let tris = self.triangles.iter().map(|t| &t[..]);
         let tets = self.tets.iter().map(|t| &t[..]);
-        for (e, cell) in tris.chain(tets).enumerate() {
+        for (e, cell) in segs.chain(tris).chain(tets).enumerate() {
             if let Some(&i) = cell.iter().find(|&&i| i >= n) {
                 return Err(ImportError::IndexOutOfRange {
                     file: file.into(),
@@ -105,12 +113,13 @@ pub fn parse_obj(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> 
     };
     let mut reader = std::io::BufReader::new(bytes);
     let (models, _) =
-        tobj::load_obj_buf(&mut reader, &opts, |_| Err(tobj::LoadError::OpenFileFailed))
-            .map_err(|e| ImportError::Malformed {
+        tobj::load_obj_buf(&mut reader, &opts, |_| Err(tobj::LoadError::OpenFileFailed)).map_err(
+            |e| ImportError::Malformed {
                 file: file.into(),
                 format: "obj",
                 message: e.to_string(),
-            })?;
+            },
+        )?;
     let mut mesh = ImportedMesh::default();
     for m in &models {
         let base = mesh.vertices.len();
@@ -137,8 +146,7 @@ pub fn parse_obj(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> 
                     count: local,
                 });
             }
-            mesh.triangles
-                .push([0, 1, 2].map(|k| base + t[k] as usize));
+            mesh.triangles.push([0, 1, 2].map(|k| base + t[k] as usize));
         }
     }
     mesh.validate(file)?;
@@ -193,7 +201,8 @@ pub fn parse_ply(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> 
         let get = |name: &str| {
             scalar(v.get(name)).ok_or_else(|| missing(&format!("scalar property `vertex.{name}`")))
         };
-        mesh.vertices.push(Vector::<3>::new(get("x")?, get("y")?, get("z")?));
+        mesh.vertices
+            .push(Vector::<3>::new(get("x")?, get("y")?, get("z")?));
         if has_velocity {
             mesh.velocities
                 .push(Vector::<3>::new(get("vx")?, get("vy")?, get("vz")?));
@@ -239,11 +248,16 @@ pub fn parse_ply(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> 
 
 /// Reads a TetGen `.node` / `.ele` pair through [`TetMesh::from_tetgen`] (which also rejects
 /// inverted and degenerate tets).
-pub fn parse_tetgen(node_text: &str, ele_text: &str, file: &str) -> Result<ImportedMesh, ImportError> {
+pub fn parse_tetgen(
+    node_text: &str,
+    ele_text: &str,
+    file: &str,
+) -> Result<ImportedMesh, ImportError> {
     let tet = TetMesh::from_tetgen(node_text, ele_text).map_err(|e| mesh_error(e, file))?;
     let mesh = ImportedMesh {
         vertices: tet.vertices.clone(),
         velocities: Vec::new(),
+        segments: Vec::new(),
         triangles: Vec::new(),
         tets: tet.cells.iter().map(|c| c.map(|i| i as usize)).collect(),
     };

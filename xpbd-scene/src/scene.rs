@@ -397,7 +397,12 @@ impl SceneFile {
             if let Some(e) = m.youngs {
                 v.positive(&f("youngs"), e);
             }
-            v.check(&f("poisson"), m.poisson, m.poisson > -1.0 && m.poisson < 0.5, "must lie in (-1, 0.5)");
+            v.check(
+                &f("poisson"),
+                m.poisson,
+                m.poisson > -1.0 && m.poisson < 0.5,
+                "must lie in (-1, 0.5)",
+            );
             if let Some(t) = m.thickness {
                 v.positive(&f("thickness"), t);
             }
@@ -409,29 +414,54 @@ impl SceneFile {
             let f = |s: &str| format!("cloth[{k}].{s}");
             for a in 0..2 {
                 let r = c.resolution[a];
-                v.check(&f(&format!("resolution[{a}]")), r as f64, (2..=4096).contains(&r), "must lie in [2, 4096]");
+                v.check(
+                    &f(&format!("resolution[{a}]")),
+                    r as f64,
+                    (2..=4096).contains(&r),
+                    "must lie in [2, 4096]",
+                );
                 v.positive(&f(&format!("size[{a}]")), c.size[a]);
             }
             v.finite3(&f("origin"), c.origin);
             for (p, pin) in c.pins.iter().enumerate() {
                 let ok = pin[0] < c.resolution[0] && pin[1] < c.resolution[1];
-                v.check_text(&f(&format!("pins[{p}]")), format!("{pin:?}"), ok, "grid coordinate outside the resolution");
+                v.check_text(
+                    &f(&format!("pins[{p}]")),
+                    format!("{pin:?}"),
+                    ok,
+                    "grid coordinate outside the resolution",
+                );
             }
         }
         for (k, r) in self.rope.iter().enumerate() {
             let f = |s: &str| format!("rope[{k}].{s}");
-            v.check(&f("links"), r.links as f64, (1..=1_000_000).contains(&r.links), "must lie in [1, 10^6]");
+            v.check(
+                &f("links"),
+                r.links as f64,
+                (1..=1_000_000).contains(&r.links),
+                "must lie in [1, 10^6]",
+            );
             v.finite3(&f("start"), r.start);
             v.finite3(&f("end"), r.end);
             v.positive(&f("radius"), r.radius);
-            v.check_text(&f("end"), format!("{:?}", r.end), r.start != r.end, "must differ from start");
+            v.check_text(
+                &f("end"),
+                format!("{:?}", r.end),
+                r.start != r.end,
+                "must differ from start",
+            );
         }
         for (k, b) in self.soft_box.iter().enumerate() {
             let f = |s: &str| format!("soft_box[{k}].{s}");
             for a in 0..3 {
                 v.positive(&f(&format!("size[{a}]")), b.size[a]);
                 let c = b.cells[a];
-                v.check(&f(&format!("cells[{a}]")), c as f64, (1..=256).contains(&c), "must lie in [1, 256]");
+                v.check(
+                    &f(&format!("cells[{a}]")),
+                    c as f64,
+                    (1..=256).contains(&c),
+                    "must lie in [1, 256]",
+                );
             }
             v.finite3(&f("origin"), b.origin);
             if let Some(p) = b.pin_x_below {
@@ -445,13 +475,33 @@ impl SceneFile {
         for (k, c) in self.collider.iter().enumerate() {
             let f = |s: &str| format!("collider[{k}].{s}");
             v.finite3(&f("center"), c.center);
-            v.check(&f("friction"), c.friction, c.friction.is_finite() && c.friction >= 0.0, "must be finite and >= 0");
-            v.check(&f("restitution"), c.restitution, (0.0..=1.0).contains(&c.restitution), "must lie in [0, 1]");
+            v.check(
+                &f("friction"),
+                c.friction,
+                c.friction.is_finite() && c.friction >= 0.0,
+                "must be finite and >= 0",
+            );
+            v.check(
+                &f("restitution"),
+                c.restitution,
+                (0.0..=1.0).contains(&c.restitution),
+                "must lie in [0, 1]",
+            );
             match &c.shape {
                 ShapeSpec::Plane { normal, offset } => {
                     v.finite3(&f("shape.plane.normal"), *normal);
-                    v.check_text(&f("shape.plane.normal"), format!("{normal:?}"), normal.iter().any(|&n| n != 0.0), "must be non-zero");
-                    v.check(&f("shape.plane.offset"), *offset, offset.is_finite(), "must be finite");
+                    v.check_text(
+                        &f("shape.plane.normal"),
+                        format!("{normal:?}"),
+                        normal.iter().any(|&n| n != 0.0),
+                        "must be non-zero",
+                    );
+                    v.check(
+                        &f("shape.plane.offset"),
+                        *offset,
+                        offset.is_finite(),
+                        "must be finite",
+                    );
                 }
                 ShapeSpec::Sphere { radius } => v.positive(&f("shape.sphere.radius"), *radius),
                 ShapeSpec::Box { half_extents } => {
@@ -459,8 +509,16 @@ impl SceneFile {
                         v.positive(&f(&format!("shape.box.half_extents[{a}]")), half_extents[a]);
                     }
                 }
-                ShapeSpec::Capsule { half_length, radius } => {
-                    v.check(&f("shape.capsule.half_length"), *half_length, half_length.is_finite() && *half_length >= 0.0, "must be finite and >= 0");
+                ShapeSpec::Capsule {
+                    half_length,
+                    radius,
+                } => {
+                    v.check(
+                        &f("shape.capsule.half_length"),
+                        *half_length,
+                        half_length.is_finite() && *half_length >= 0.0,
+                        "must be finite and >= 0",
+                    );
                     v.positive(&f("shape.capsule.radius"), *radius);
                 }
             }
@@ -468,15 +526,29 @@ impl SceneFile {
         match &self.contacts {
             Some(c) => {
                 v.positive("contacts.radius", c.radius);
-                v.check("contacts.margin", c.margin, c.margin.is_finite() && c.margin >= 0.0, "must be finite and >= 0");
+                v.check(
+                    "contacts.margin",
+                    c.margin,
+                    c.margin.is_finite() && c.margin >= 0.0,
+                    "must be finite and >= 0",
+                );
             }
             None if !self.collider.is_empty() => {
                 v.check_text("contacts", "absent".into(), false, "a [contacts] table with the particle radius is required when there are colliders");
             }
             None => {}
         }
-        if self.cloth.is_empty() && self.rope.is_empty() && self.soft_box.is_empty() && self.mesh.is_empty() {
-            v.check_text("cloth/rope/soft_box/mesh", "none".into(), false, "the scene has no body");
+        if self.cloth.is_empty()
+            && self.rope.is_empty()
+            && self.soft_box.is_empty()
+            && self.mesh.is_empty()
+        {
+            v.check_text(
+                "cloth/rope/soft_box/mesh",
+                "none".into(),
+                false,
+                "the scene has no body",
+            );
         }
         match v.err {
             Some(e) => Err(e),
@@ -506,7 +578,12 @@ impl Validator<'_> {
         self.check_text(field, value.to_string(), ok, reason);
     }
     fn positive(&mut self, field: &str, value: f64) {
-        self.check(field, value, value.is_finite() && value > 0.0, "must be finite and > 0");
+        self.check(
+            field,
+            value,
+            value.is_finite() && value > 0.0,
+            "must be finite and > 0",
+        );
     }
     fn count(&mut self, field: &str, value: usize) {
         self.check(field, value as f64, value >= 1, "must be >= 1");

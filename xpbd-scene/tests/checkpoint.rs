@@ -7,7 +7,10 @@ use xpbd_scene::{BuiltScene, Checkpoint, SceneFile, build_scene};
 
 fn bits(s: &BuiltScene) -> Vec<u64> {
     let p = s.sim.particles();
-    p.x.iter().chain(&p.v).flat_map(|x| x.iter().map(|c| c.to_bits())).collect()
+    p.x.iter()
+        .chain(&p.v)
+        .flat_map(|x| x.iter().map(|c| c.to_bits()))
+        .collect()
 }
 
 fn check_restart(name: &str, k: usize, n: usize) {
@@ -22,15 +25,23 @@ fn check_restart(name: &str, k: usize, n: usize) {
         if f == k {
             // Through bytes and a file, as a user would.
             let file = common::tmp_dir(&format!("ckpt-{name}")).join("k.ckpt");
-            Checkpoint::capture(&reference, &text, &path).save(&file).unwrap();
+            Checkpoint::capture(&reference, &text, &path)
+                .save(&file)
+                .unwrap();
             saved = Some(file);
         }
     }
-    let mut restored = Checkpoint::load(&saved.unwrap()).unwrap().restore().unwrap();
+    let mut restored = Checkpoint::load(&saved.unwrap())
+        .unwrap()
+        .restore()
+        .unwrap();
     assert_eq!(restored.frame, k);
     for f in k + 1..=n {
         restored.advance_frame().unwrap();
-        assert!(frames[f - 1] == bits(&restored), "{name}: frame {f} differs after restoring frame {k}");
+        assert!(
+            frames[f - 1] == bits(&restored),
+            "{name}: frame {f} differs after restoring frame {k}"
+        );
     }
     // The run moved: a restore that ignored the state would have failed above.
     assert_ne!(frames[k - 1], frames[n - 1]);
@@ -59,7 +70,16 @@ fn restore_rejects_state_for_another_scene() {
     let mut c = Checkpoint::capture(&s, &text, &path);
     c.x.pop();
     let e = c.restore().unwrap_err();
-    assert!(matches!(e, xpbd_scene::CheckpointError::Mismatch { what: "particle count", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            xpbd_scene::CheckpointError::Mismatch {
+                what: "particle count",
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -69,7 +89,16 @@ fn restore_rejects_non_finite_state() {
     let mut c = Checkpoint::capture(&s, &text, &path);
     c.v[3][1] = f64::NAN;
     let e = c.restore().unwrap_err();
-    assert!(matches!(e, xpbd_scene::CheckpointError::NonFinite { particle: 3, field: "v" }), "{e}");
+    assert!(
+        matches!(
+            e,
+            xpbd_scene::CheckpointError::NonFinite {
+                particle: 3,
+                field: "v"
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -79,7 +108,10 @@ fn truncated_checkpoint_is_a_typed_error() {
     let bytes = Checkpoint::capture(&s, &text, &path).to_bytes();
     for cut in [0, 4, 8, 20, bytes.len() / 2, bytes.len() - 1] {
         let e = Checkpoint::from_bytes(&bytes[..cut]).unwrap_err();
-        assert!(matches!(e, xpbd_scene::CheckpointError::Malformed { .. }), "{e}");
+        assert!(
+            matches!(e, xpbd_scene::CheckpointError::Malformed { .. }),
+            "{e}"
+        );
     }
 }
 
@@ -89,7 +121,10 @@ fn warm_started_multipliers_are_refused_not_silently_dropped() {
     let text = text.replace("threads = 0", "threads = 0\nmultiplier_warm_start = 0.1");
     let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
     let e = Checkpoint::capture(&s, &text, &path).restore().unwrap_err();
-    assert!(matches!(e, xpbd_scene::CheckpointError::Unsupported { .. }), "{e}");
+    assert!(
+        matches!(e, xpbd_scene::CheckpointError::Unsupported { .. }),
+        "{e}"
+    );
 }
 
 #[test]

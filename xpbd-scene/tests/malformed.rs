@@ -25,7 +25,9 @@ fn good_scene_parses() {
 fn truncated_scene_names_line_and_column() {
     let cut = &GOOD[..GOOD.find("radius").unwrap() + 8];
     let e = parse(cut).unwrap_err();
-    let SceneError::Syntax { line, column, .. } = &e else { panic!("{e}") };
+    let SceneError::Syntax { line, column, .. } = &e else {
+        panic!("{e}")
+    };
     assert_eq!((*line, *column), (12, 9), "{e}");
     assert!(e.to_string().starts_with("bad.toml:12:9"), "{e}");
 }
@@ -33,7 +35,9 @@ fn truncated_scene_names_line_and_column() {
 #[test]
 fn unknown_field_is_rejected_with_its_name_and_line() {
     let e = parse(&GOOD.replace("radius = 0.001", "radius = 0.001\nradios = 2")).unwrap_err();
-    let SceneError::Syntax { line, message, .. } = &e else { panic!("{e}") };
+    let SceneError::Syntax { line, message, .. } = &e else {
+        panic!("{e}")
+    };
     assert_eq!(*line, 13);
     assert!(message.contains("radios"), "{e}");
 }
@@ -41,7 +45,9 @@ fn unknown_field_is_rejected_with_its_name_and_line() {
 #[test]
 fn wrong_type_names_the_field_path() {
     let e = parse(&GOOD.replace("links = 3", "links = 'three'")).unwrap_err();
-    let SceneError::Syntax { field, line, .. } = &e else { panic!("{e}") };
+    let SceneError::Syntax { field, line, .. } = &e else {
+        panic!("{e}")
+    };
     assert_eq!(field, "rope[0].links", "{e}");
     assert_eq!(*line, 9);
 }
@@ -49,14 +55,21 @@ fn wrong_type_names_the_field_path() {
 #[test]
 fn nan_value_names_field_and_value() {
     let e = parse(&GOOD.replace("density = 7800.0", "density = nan")).unwrap_err();
-    let SceneError::InvalidValue { field, value, .. } = &e else { panic!("{e}") };
-    assert_eq!((field.as_str(), value.as_str()), ("materials.steel.density", "NaN"));
+    let SceneError::InvalidValue { field, value, .. } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(
+        (field.as_str(), value.as_str()),
+        ("materials.steel.density", "NaN")
+    );
 }
 
 #[test]
 fn out_of_range_count_names_field_and_value() {
     let e = parse(&GOOD.replace("frames = 2", "frames = 0")).unwrap_err();
-    let SceneError::InvalidValue { field, value, .. } = &e else { panic!("{e}") };
+    let SceneError::InvalidValue { field, value, .. } = &e else {
+        panic!("{e}")
+    };
     assert_eq!((field.as_str(), value.as_str()), ("time.frames", "0"));
 }
 
@@ -64,22 +77,42 @@ fn out_of_range_count_names_field_and_value() {
 fn unknown_material_is_named() {
     let s = parse(&GOOD.replace("material = 'steel'", "material = 'stele'")).unwrap();
     let e = build_scene(s, Path::new("bad.toml")).unwrap_err();
-    assert!(matches!(&e, SceneError::UnknownMaterial { name, .. } if name == "stele"), "{e}");
+    assert!(
+        matches!(&e, SceneError::UnknownMaterial { name, .. } if name == "stele"),
+        "{e}"
+    );
 }
 
 #[test]
 fn missing_material_parameter_is_named() {
-    let text = GOOD.replace("[[rope]]", "[[soft_box]]\nmaterial = 'steel'\nsize = [1, 1, 1]\ncells = [1, 1, 1]\n[[rope]]");
+    let text = GOOD.replace(
+        "[[rope]]",
+        "[[soft_box]]\nmaterial = 'steel'\nsize = [1, 1, 1]\ncells = [1, 1, 1]\n[[rope]]",
+    );
     let e = build_scene(parse(&text).unwrap(), Path::new("bad.toml")).unwrap_err();
-    let SceneError::InvalidValue { field, .. } = &e else { panic!("{e}") };
+    let SceneError::InvalidValue { field, .. } = &e else {
+        panic!("{e}")
+    };
     assert_eq!(field, "soft_box[0].material.youngs");
 }
 
 #[test]
 fn missing_mesh_file_is_an_import_error() {
-    let text = GOOD.replace("[[rope]]", "[[mesh]]\nmaterial = 'steel'\npath = 'nope.obj'\nkind = 'cloth'\n[[rope]]");
+    let text = GOOD.replace(
+        "[[rope]]",
+        "[[mesh]]\nmaterial = 'steel'\npath = 'nope.obj'\nkind = 'cloth'\n[[rope]]",
+    );
     let e = build_scene(parse(&text).unwrap(), Path::new("bad.toml")).unwrap_err();
-    assert!(matches!(&e, SceneError::Import { source: ImportError::Io { .. }, .. }), "{e}");
+    assert!(
+        matches!(
+            &e,
+            SceneError::Import {
+                source: ImportError::Io { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -89,14 +122,20 @@ fn core_build_error_is_wrapped_with_the_body() {
     std::fs::write(dir.join("d.obj"), "v 0 0 0\nv 0 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     std::fs::write(dir.join("d.toml"), format!("{GOOD}[materials.cotton]\ndensity = 1.0\nthickness = 0.001\nyoungs = 1e6\n[[mesh]]\nmaterial = 'cotton'\npath = 'd.obj'\nkind = 'cloth'\n")).unwrap();
     let e = xpbd_scene::BuiltScene::load(&dir.join("d.toml")).unwrap_err();
-    assert!(matches!(&e, SceneError::Build { field, .. } if field == "mesh[0]"), "{e}");
+    assert!(
+        matches!(&e, SceneError::Build { field, .. } if field == "mesh[0]"),
+        "{e}"
+    );
 }
 
 #[test]
 fn colliders_without_contacts_table_are_rejected() {
     let text = format!("{GOOD}[[collider]]\nshape = {{ sphere = {{ radius = 0.1 }} }}\n");
     let e = parse(&text).unwrap_err();
-    assert!(matches!(&e, SceneError::InvalidValue { field, .. } if field == "contacts"), "{e}");
+    assert!(
+        matches!(&e, SceneError::InvalidValue { field, .. } if field == "contacts"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -112,13 +151,28 @@ const PLY_HEAD: &str = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float 
 #[test]
 fn truncated_ply_is_malformed() {
     let e = parse_ply(format!("{PLY_HEAD}0 0 0\n1 0 0\n").as_bytes(), "t.ply").unwrap_err();
-    assert!(matches!(e, ImportError::Malformed { format: "ply", .. }), "{e}");
+    assert!(
+        matches!(e, ImportError::Malformed { format: "ply", .. }),
+        "{e}"
+    );
 }
 
 #[test]
 fn ply_with_out_of_range_index_names_element() {
-    let e = parse_ply(format!("{PLY_HEAD}0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n").as_bytes(), "t.ply").unwrap_err();
-    assert_eq!(e, ImportError::IndexOutOfRange { file: "t.ply".into(), element: 0, index: 7, count: 3 });
+    let e = parse_ply(
+        format!("{PLY_HEAD}0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n").as_bytes(),
+        "t.ply",
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        ImportError::IndexOutOfRange {
+            file: "t.ply".into(),
+            element: 0,
+            index: 7,
+            count: 3
+        }
+    );
 }
 
 #[test]
@@ -130,7 +184,9 @@ fn ply_with_nan_coordinate_names_vertex() {
     let coords = [0.0f32, 0.0, 0.0, 1.0, f32::NAN, 0.0, 0.0, 1.0, 0.0];
     coords.iter().for_each(|c| bytes.extend(c.to_le_bytes()));
     bytes.push(3);
-    [0i32, 1, 2].iter().for_each(|i| bytes.extend(i.to_le_bytes()));
+    [0i32, 1, 2]
+        .iter()
+        .for_each(|i| bytes.extend(i.to_le_bytes()));
     let e = parse_ply(&bytes, "t.ply").unwrap_err();
     assert!(matches!(e, ImportError::NonFinite { vertex: 1, .. }), "{e}");
 }
@@ -138,54 +194,118 @@ fn ply_with_nan_coordinate_names_vertex() {
 #[test]
 fn ply_with_quad_is_wrong_arity() {
     let text = PLY_HEAD.replace("vertex 3", "vertex 4");
-    let e = parse_ply(format!("{text}0 0 0\n1 0 0\n0 1 0\n1 1 0\n4 0 1 3 2\n").as_bytes(), "t.ply").unwrap_err();
-    assert!(matches!(e, ImportError::WrongArity { count: 4, expected: 3, .. }), "{e}");
+    let e = parse_ply(
+        format!("{text}0 0 0\n1 0 0\n0 1 0\n1 1 0\n4 0 1 3 2\n").as_bytes(),
+        "t.ply",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ImportError::WrongArity {
+                count: 4,
+                expected: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn ply_without_z_is_missing_property() {
     let text = PLY_HEAD.replace("property float z\n", "");
-    let e = parse_ply(format!("{text}0 0\n1 0\n0 1\n3 0 1 2\n").as_bytes(), "t.ply").unwrap_err();
+    let e = parse_ply(
+        format!("{text}0 0\n1 0\n0 1\n3 0 1 2\n").as_bytes(),
+        "t.ply",
+    )
+    .unwrap_err();
     assert!(matches!(e, ImportError::Missing { .. }), "{e}");
 }
 
 #[test]
 fn obj_with_out_of_range_face_is_typed() {
     let e = parse_obj(b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n", "t.obj").unwrap_err();
-    assert!(matches!(e, ImportError::Malformed { .. } | ImportError::IndexOutOfRange { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            ImportError::Malformed { .. } | ImportError::IndexOutOfRange { .. }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn obj_with_nan_is_typed() {
     let e = parse_obj(b"v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n", "t.obj").unwrap_err();
-    assert!(matches!(e, ImportError::NonFinite { .. } | ImportError::Malformed { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            ImportError::NonFinite { .. } | ImportError::Malformed { .. }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn tetgen_with_wrong_count_is_malformed() {
     // Header promises 5 nodes, file has 4.
-    let e = parse_tetgen("5 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n", "1 4 0\n1 1 2 3 4\n", "t.node").unwrap_err();
-    assert!(matches!(e, ImportError::Malformed { format: "tetgen", .. }), "{e}");
+    let e = parse_tetgen(
+        "5 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n",
+        "1 4 0\n1 1 2 3 4\n",
+        "t.node",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ImportError::Malformed {
+                format: "tetgen",
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn tetgen_with_out_of_range_index_names_element() {
-    let e = parse_tetgen("4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n", "1 4 0\n1 1 2 3 9\n", "t.node").unwrap_err();
-    assert!(matches!(e, ImportError::IndexOutOfRange { element: 0, .. } | ImportError::Malformed { .. }), "{e}");
+    let e = parse_tetgen(
+        "4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n",
+        "1 4 0\n1 1 2 3 9\n",
+        "t.node",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ImportError::IndexOutOfRange { element: 0, .. } | ImportError::Malformed { .. }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn truncated_gmsh_is_malformed() {
     let text = include_str!("data/tet.msh");
     let e = parse_gmsh(&text.as_bytes()[..text.len() / 2], "t.msh").unwrap_err();
-    assert!(matches!(e, ImportError::Malformed { format: "gmsh", .. }), "{e}");
+    assert!(
+        matches!(e, ImportError::Malformed { format: "gmsh", .. }),
+        "{e}"
+    );
 }
 
 #[test]
 fn gmsh_with_unknown_node_tag_names_element() {
     let text = include_str!("data/tet.msh").replace("2 1 2 3 4", "2 1 2 3 99");
     let e = parse_gmsh(text.as_bytes(), "t.msh").unwrap_err();
-    assert!(matches!(e, ImportError::IndexOutOfRange { index: 99, .. } | ImportError::Malformed { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            ImportError::IndexOutOfRange { index: 99, .. } | ImportError::Malformed { .. }
+        ),
+        "{e}"
+    );
 }
 
 #[test]

@@ -7,7 +7,11 @@ use xpbd_scene::{BuiltScene, SceneFile, build_scene};
 
 fn total_mass(s: &BuiltScene) -> f64 {
     let p = s.sim.particles();
-    p.inv_mass.iter().filter(|&&w| w > 0.0).map(|w| 1.0 / w).sum()
+    p.inv_mass
+        .iter()
+        .filter(|&&w| w > 0.0)
+        .map(|w| 1.0 / w)
+        .sum()
 }
 
 #[test]
@@ -23,10 +27,15 @@ fn every_scene_file_builds_and_its_first_frames_stay_finite() {
         let mut s = BuiltScene::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(s.sim.particles().len() > 0);
         for _ in 0..2 {
-            s.advance_frame().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            s.advance_frame()
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
         let p = s.sim.particles();
-        assert!(p.x.iter().chain(&p.v).all(|x| x.iter().all(|c| c.is_finite())));
+        assert!(
+            p.x.iter()
+                .chain(&p.v)
+                .all(|x| x.iter().all(|c| c.is_finite()))
+        );
     }
 }
 
@@ -44,7 +53,11 @@ fn rope_and_box_masses_follow_the_material() {
         [materials.steel]\ndensity = 8000.0\nyoungs = 2e11\n\
         [[rope]]\nmaterial = 'steel'\nlinks = 10\nstart = [0, 0, 0]\nend = [2, 0, 0]\nradius = 0.01\n\
         [[soft_box]]\nmaterial = 'steel'\nsize = [0.5, 0.2, 0.1]\ncells = [5, 2, 1]\n";
-    let s = build_scene(SceneFile::parse(text, Path::new("m.toml")).unwrap(), Path::new("m.toml")).unwrap();
+    let s = build_scene(
+        SceneFile::parse(text, Path::new("m.toml")).unwrap(),
+        Path::new("m.toml"),
+    )
+    .unwrap();
     let rope = 8000.0 * std::f64::consts::PI * 1e-4 * 2.0;
     let block = 8000.0 * 0.5 * 0.2 * 0.1;
     // Lumped masses sum to ρ·volume exactly up to round-off of ~10³ additions.
@@ -69,7 +82,11 @@ fn hanging_chain_scene_reaches_the_analytic_static_stretch() {
         gravity = [0, 0, -9.81]\nvelocity_damping = 5.0\nthreads = 0\n\
         [materials.soft]\ndensity = 1000.0\nyoungs = 1e5\n\
         [[rope]]\nmaterial = 'soft'\nlinks = 5\nstart = [0, 0, 0]\nend = [0, 0, -1]\nradius = 0.01\npin_start = true\n";
-    let mut s = build_scene(SceneFile::parse(text, Path::new("c.toml")).unwrap(), Path::new("c.toml")).unwrap();
+    let mut s = build_scene(
+        SceneFile::parse(text, Path::new("c.toml")).unwrap(),
+        Path::new("c.toml"),
+    )
+    .unwrap();
     for _ in 0..600 {
         s.advance_frame().unwrap();
     }
@@ -84,6 +101,9 @@ fn hanging_chain_scene_reaches_the_analytic_static_stretch() {
         // Converged XPBD statics are exact (100 GS iterations per substep converge the
         // 5-link chain to round-off); 1e-6 relative covers the residual axial motion left
         // after 6 s with k = 5 1/s damping (at 3 s it was still 3e-5).
-        assert!((stretch - expected).abs() < 1e-6 * expected, "link {link}: {stretch} vs {expected}");
+        assert!(
+            (stretch - expected).abs() < 1e-6 * expected,
+            "link {link}: {stretch} vs {expected}"
+        );
     }
 }

@@ -13,6 +13,8 @@ mod plot;
 mod splat;
 mod report;
 mod scenes;
+mod scene_cmd;
+mod viewer;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -35,6 +37,14 @@ enum Command {
     Convergence(convergence::ConvergenceArgs),
     /// Convergence study + validation scenes + benchmark pass → target/report/{index.html,report.md}.
     Report(report::ReportArgs),
+    /// Runs a scene file with a progress bar and writes its frames (issue 8).
+    Run(scene_cmd::RunArgs),
+    /// Writes DIR/index.html, a self-contained 3D player of DIR's frames (issue 8).
+    View(viewer::ViewArgs),
+    /// 10^5-step soak of a small cloth-on-sphere scene: finite, bounded energy (issue 8).
+    Soak(scene_cmd::SoakArgs),
+    /// Runs the cargo-fuzz targets in fuzz/ for a fixed time each (issue 8).
+    Fuzz(scene_cmd::FuzzArgs),
 }
 
 fn main() -> Result<()> {
@@ -44,5 +54,9 @@ fn main() -> Result<()> {
         Command::Cantilever(args) => cantilever::run_command(args),
         Command::Convergence(args) => convergence::run_command(args),
         Command::Report(args) => report::run_command(args),
+        Command::Run(args) => scene_cmd::run_command(args),
+        Command::View(args) => viewer::view_command(args),
+        Command::Soak(args) => scene_cmd::soak_command(args),
+        Command::Fuzz(args) => scene_cmd::fuzz_command(args),
     }
 }

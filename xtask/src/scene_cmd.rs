@@ -1,0 +1,193 @@
+//! `cargo xtask run | view | soak | fuzz` (issue 8): scene files, the frame viewer, the
+//! long-run soak and the fuzzing driver.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use xpbd_scene::{BuiltScene, Checkpoint};
+
+/// `cargo xtask run SCENE --out DIR`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The scene file (TOML), e.g. scenes/cloth_on_sphere.toml.
+    pub scene: PathBuf,
+    /// Output folder for frames (created).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also write DIR/checkpoint_NNNNN.ckpt every this many frames.
+    #[arg(long)]
+    pub checkpoint_every: Option<usize>,
+    /// Continue from a checkpoint instead of frame 0 (SCENE is then only used for its name).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+}
+
+/// Runs a scene with a progress bar; prints one JSON line.
+pub fn run_command(args: RunArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.scene)
+        .with_context(|| format!("reading {}", args.scene.display()))?;
+    let mut scene = match &args.resume {
+        Some(ckpt) => Checkpoint::load(ckpt)?.restore()?,
+        None => BuiltScene::load(&args.scene)?,
+    };
+    std::fs::create_dir_all(&args.out)?;
+    let frames = scene.scene.time.frames;
+    let bar = ProgressBar::new(frames as u64).with_position(scene.frame as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} frames ({eta})")?
+            .progress_chars("=> "),
+    );
+    bar.set_message(scene.scene.name.clone());
+    let start = Instant::now();
+    let every = scene.scene.output.every;
+    let mut files = 0;
+    if scene.frame == 0 {
+        files += xpbd_scene::runner::write_frame(&scene, &args.out)?.len();
+    }
+    while scene.frame < frames {
+        let frame = scene.frame + 1;
+        scene
+            .advance_frame()
+            .map_err(|source| xpbd_scene::RunError::Step { frame, source })?;
+        if scene.frame % every == 0 {
+            files += xpbd_scene::runner::write_frame(&scene, &args.out)?.len();
+        }
+        if let Some(k) = args.checkpoint_every
+            && k > 0
+            && scene.frame % k == 0
+        {
+            let path = args.out.join(format!("checkpoint_{:05}.ckpt", scene.frame));
+            Checkpoint::capture(&scene, &text, &args.scene).save(&path)?;
+        }
+        bar.set_position(scene.frame as u64);
+    }
+    bar.finish();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{}",
+        serde_json::json!({
+            "command": "run", "scene": args.scene, "out": args.out, "frames": scene.frame,
+            "particles": scene.sim.particles().len(), "files": files, "seconds": secs,
+        })
+    );
+    Ok(())
+}
+
+/// `cargo xtask soak`: 10⁵ steps of scenes/soak_cloth_sphere.toml.
+#[derive(Args, Debug)]
+pub struct SoakArgs {
+    /// Scene to soak.
+    #[arg(long, default_value = "scenes/soak_cloth_sphere.toml")]
+    pub scene: PathBuf,
+    /// Steps to take.
+    #[arg(long, default_value_t = 100_000)]
+    pub steps: usize,
+}
+
+/// Steps the scene, checking every step that positions stay finite and that the total
+/// energy (kinetic + gravitational + elastic) never exceeds its initial value by more than
+/// 1 % of the initial potential drop scale: a dissipative scene (velocity damping, friction)
+/// must not gain energy. Prints one JSON line; fails if either check fails.
+pub fn soak_command(args: SoakArgs) -> Result<()> {
+    let mut scene = BuiltScene::load(&args.scene)?;
+    let dt = scene.scene.time.dt;
+    let e0 = scene.sim.energies().total();
+    // Energy scale: the potential energy the cloth can release falling to the ground,
+    // m g z_max — the largest amount a bounded, dissipative run can move around.
+    let p = scene.sim.particles();
+    let g = 9.81;
+    let scale: f64 = (0..p.len())
+        .filter(|&i| p.inv_mass[i] > 0.0)
+        .map(|i| g * p.x[i].z.abs() / p.inv_mass[i])
+        .sum();
+    let bar = ProgressBar::new(args.steps as u64);
+    let (mut e_max, mut e_min) = (e0, e0);
+    let start = Instant::now();
+    for step in 0..args.steps {
+        scene.sim.step(dt).with_context(|| format!("step {step}"))?;
+        let p = scene.sim.particles();
+        if let Some(i) =
+            (0..p.len()).find(|&i| !p.x[i].iter().chain(p.v[i].iter()).all(|c| c.is_finite()))
+        {
+            bail!("step {step}: particle {i} is not finite");
+        }
+        let e = scene.sim.energies().total();
+        e_max = e_max.max(e);
+        e_min = e_min.min(e);
+        if e > e0 + 0.01 * scale {
+            bail!(
+                "step {step}: energy {e} J exceeds the initial {e0} J by more than 1% of {scale} J"
+            );
+        }
+        if step % 1000 == 0 {
+            bar.set_position(step as u64);
+        }
+    }
+    bar.finish();
+    println!(
+        "{}",
+        serde_json::json!({
+            "command": "soak", "scene": args.scene, "steps": args.steps,
+            "energy_initial": e0, "energy_max": e_max, "energy_min": e_min,
+            "energy_scale": scale, "seconds": start.elapsed().as_secs_f64(),
+        })
+    );
+    Ok(())
+}
+
+/// `cargo xtask fuzz`: runs every cargo-fuzz target in fuzz/ for a fixed time.
+#[derive(Args, Debug)]
+pub struct FuzzArgs {
+    /// Seconds per target.
+    #[arg(long, default_value_t = 60)]
+    pub seconds: u64,
+    /// Only this target.
+    #[arg(long)]
+    pub target: Option<String>,
+}
+
+/// The fuzz targets in fuzz/fuzz_targets.
+pub const FUZZ_TARGETS: [&str; 5] = [
+    "scene_toml",
+    "import_obj",
+    "import_ply",
+    "import_gmsh",
+    "import_tetgen",
+];
+
+/// Needs `cargo install cargo-fuzz` and a nightly toolchain (or RUSTC_BOOTSTRAP=1).
+pub fn fuzz_command(args: FuzzArgs) -> Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for target in FUZZ_TARGETS
+        .iter()
+        .filter(|t| args.target.as_deref().is_none_or(|x| x == **t))
+    {
+        eprintln!("fuzzing {target} for {} s", args.seconds);
+        let status = std::process::Command::new("cargo")
+            .current_dir(root.join("fuzz"))
+            .args([
+                "+nightly",
+                "fuzz",
+                "run",
+                target,
+                "--",
+                &format!("-max_total_time={}", args.seconds),
+                "-rss_limit_mb=2048",
+            ])
+            .status()
+            .context("running cargo +nightly fuzz (install with `cargo install cargo-fuzz`)")?;
+        if !status.success() {
+            bail!(
+                "fuzz target {target} found a crash: see fuzz/artifacts/{target}/; add it to xpbd-scene/tests/fuzz_regressions.rs"
+            );
+        }
+    }
+    println!(
+        "{}",
+        serde_json::json!({"command": "fuzz", "seconds_per_target": args.seconds, "targets": FUZZ_TARGETS})
+    );
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! `cargo xtask view DIR`: writes DIR/index.html, a self-contained three.js player of the
+//! frames in DIR (frame_NNNNN.vtk, else .ply), and optionally screenshots it in headless
+//! Chromium and checks that something was drawn.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use xpbd_scene::export::{Topology, read_vtk};
+use xpbd_scene::import::{ImportedMesh, parse_ply};
+
+/// The committed esbuild bundle of xtask/viewer/viewer.js + three.js (see its README).
+const BUNDLE: &str = include_str!("../viewer/viewer.bundle.js");
+
+/// `cargo xtask view DIR [--screenshot PNG]`.
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    /// Folder written by `cargo xtask run`.
+    pub dir: PathBuf,
+    /// Render the page in headless Chromium (/usr/bin/chromium) to this PNG and fail unless
+    /// at least 1 % of its pixels differ from the background.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+}
+
+fn load_frame(path: &Path) -> Result<ImportedMesh> {
+    let bytes = std::fs::read(path)?;
+    let name = path.display().to_string();
+    Ok(match path.extension().and_then(|e| e.to_str()) {
+        Some("vtk") => read_vtk(&bytes, &name)?,
+        _ => parse_ply(&bytes, &name)?,
+    })
+}
+
+/// Writes DIR/index.html; returns its path.
+pub fn write_page(dir: &Path) -> Result<PathBuf> {
+    let mut frames: Vec<PathBuf> = Vec::new();
+    for ext in ["vtk", "ply"] {
+        frames = std::fs::read_dir(dir)
+            .with_context(|| format!("reading {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == ext)
+                    && p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("frame_"))
+            })
+            .collect();
+        if !frames.is_empty() {
+            break;
+        }
+    }
+    frames.sort();
+    let Some(first) = frames.first() else {
+        bail!("{}: no frame_*.vtk or frame_*.ply files", dir.display());
+    };
+    let mesh = load_frame(first)?;
+    let topo = Topology {
+        triangles: mesh.triangles.clone(),
+        tets: mesh.tets.clone(),
+        ..Topology::default()
+    };
+    let triangles: Vec<usize> = topo.surface_triangles().into_iter().flatten().collect();
+    let segments: Vec<usize> = mesh.segments.iter().flatten().copied().collect();
+    let mut json_frames = Vec::new();
+    for (k, path) in frames.iter().enumerate() {
+        let m = load_frame(path)?;
+        if m.vertices.len() != mesh.vertices.len() {
+            bail!(
+                "{}: {} points, the first frame has {}",
+                path.display(),
+                m.vertices.len(),
+                mesh.vertices.len()
+            );
+        }
+        // f32 is what WebGL draws, and keeps the page small. `t` is the simulation frame number.
+        let x: Vec<f32> = m
+            .vertices
+            .iter()
+            .flat_map(|v| [v.x as f32, v.y as f32, v.z as f32])
+            .collect();
+        let index: f64 = path
+            .file_stem()
+            .and_then(|s| {
+                s.to_string_lossy()
+                    .trim_start_matches("frame_")
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or(k as f64);
+        json_frames.push(serde_json::json!({ "t": index, "x": x }));
+    }
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let data = serde_json::json!({
+        "name": name, "triangles": triangles, "segments": segments, "frames": json_frames,
+    });
+    // `</` cannot appear inside a script element.
+    let data = data.to_string().replace("</", "<\\/");
+    let html = format!(
+        r#"<!doctype html>
+<html><head><meta charset="utf-8"><title>{name} — xpbd frames</title>
+<style>html,body{{margin:0;height:100%;overflow:hidden;font:14px system-ui,sans-serif}}
+#bar{{position:fixed;left:0;right:0;bottom:0;display:flex;gap:8px;align-items:center;padding:6px 10px;background:rgba(255,255,255,.85)}}
+#frame{{flex:1}}</style></head>
+<body><div id="bar"><button id="play">pause</button><input id="frame" type="range" min="0" value="0"><span id="info"></span></div>
+<script id="frames" type="application/json">{data}</script>
+<script>{BUNDLE}</script>
+</body></html>
+"#
+    );
+    let out = dir.join("index.html");
+    std::fs::write(&out, html)?;
+    Ok(out)
+}
+
+/// Headless Chromium screenshot of `page`; returns the fraction of non-background pixels.
+pub fn screenshot(page: &Path, png: &Path) -> Result<f64> {
+    let profile = std::env::temp_dir().join(format!("xtask-view-{}", std::process::id()));
+    let page = std::fs::canonicalize(page)?;
+    let status = std::process::Command::new("/usr/bin/chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--use-angle=swiftshader",
+            "--enable-unsafe-swiftshader",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=800,600",
+            "--virtual-time-budget=3000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!(
+            "--screenshot={}",
+            std::path::absolute(png)?.display()
+        ))
+        .arg(format!("file://{}", page.display()))
+        .status()
+        .context("starting /usr/bin/chromium (apt-get install chromium)")?;
+    let _ = std::fs::remove_dir_all(&profile);
+    if !status.success() {
+        bail!("chromium exited with {status}");
+    }
+    let decoder = ::png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png)?));
+    let mut reader = decoder.read_info()?;
+    let mut buf = vec![0; reader.output_buffer_size().context("PNG too large")?];
+    let info = reader.next_frame(&mut buf)?;
+    let channels = info.color_type.samples();
+    let pixels = &buf[..info.buffer_size()];
+    // Background: the renderer's clear colour 0xf4f4f0; the control bar (bottom 40 px) is
+    // excluded so only the WebGL canvas counts.
+    let rows = (info.height as usize).saturating_sub(40);
+    let stride = info.width as usize * channels;
+    let mut drawn = 0usize;
+    for row in pixels[..rows * stride].chunks_exact(stride) {
+        for p in row.chunks_exact(channels) {
+            let d = (p[0] as i32 - 0xf4).abs()
+                + (p[1] as i32 - 0xf4).abs()
+                + (p[2] as i32 - 0xf0).abs();
+            if d > 24 {
+                drawn += 1;
+            }
+        }
+    }
+    Ok(drawn as f64 / (rows * info.width as usize).max(1) as f64)
+}
+
+/// `cargo xtask view`.
+pub fn view_command(args: ViewArgs) -> Result<()> {
+    let page = write_page(&args.dir)?;
+    let mut drawn = None;
+    if let Some(png) = &args.screenshot {
+        let f = screenshot(&page, png)?;
+        drawn = Some(f);
+        if f < 0.01 {
+            bail!(
+                "{}: only {:.3} % of the pixels differ from the background",
+                png.display(),
+                100.0 * f
+            );
+        }
+    }
+    println!(
+        "{}",
+        serde_json::json!({"command": "view", "page": page, "drawn_fraction": drawn})
+    );
+    Ok(())
+}
