@@ -236,8 +236,9 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
                 baseline.display()
             );
         }
+        let compared = b.keys().filter(|k| s.key_figures.contains_key(*k)).count();
         eprintln!(
-            "check: {} key figures within tolerance of {}",
+            "check: {compared} of {} baseline key figures compared, all within tolerance ({})",
             b.len(),
             baseline.display()
         );
