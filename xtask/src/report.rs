@@ -439,7 +439,7 @@ fn key_figures(s: &Summary) -> BTreeMap<String, f64> {
 fn series_curves(series: &[Series], filter: impl Fn(&Series) -> bool) -> Vec<Curve> {
     series
         .iter()
-        .filter(|s| filter(s))
+        .filter(|s| filter(s) && s.y.iter().filter(|y| y.is_finite()).count() >= 2)
         .map(|s| Curve {
             label: match s.slope {
                 Some(p) => format!("{} (slope {p:.2})", s.label),
