@@ -131,6 +131,9 @@ pub struct XpbiContinuum<const D: usize> {
     backup: Option<(Vec<SMatrix<f64, D, D>>, Vec<PlasticState>)>,
     // Per-step frozen data.
     xn: Vec<SVector<f64, D>>,
+    /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` (= (L_p M_p)ᵀ, I for a full neighbourhood), so that the hot
+    /// loop needs no xⁿ: `Δt∇v_p = Σ_b (x_b − x_p) q_bᵀ − B_p` (uses Σ_k q_k = 0).
+    rest_moment: Vec<SMatrix<f64, D, D>>,
     stencil_offsets: Vec<u32>,
     stencil: Vec<u32>,
     weights: Vec<SVector<f64, D>>,
@@ -224,6 +227,7 @@ impl<const D: usize> XpbiContinuum<D> {
             members,
             backup: None,
             xn: Vec::new(),
+            rest_moment: Vec::new(),
             stencil_offsets: Vec::new(),
             stencil: Vec::new(),
             weights: Vec::new(),
@@ -287,6 +291,7 @@ impl<const D: usize> XpbiContinuum<D> {
                 .as_ref()
                 .map_or(0, |(f, s)| f.capacity() * m + s.capacity() * 16)
             + self.xn.capacity() * v
+            + self.rest_moment.capacity() * m
             + self.stencil_offsets.capacity() * 4
             + self.stencil.capacity() * 4
             + self.weights.capacity() * v
@@ -405,6 +410,24 @@ impl<const D: usize> XpbiContinuum<D> {
                 w[o] = -sum;
             }
         });
+        let (stencil, weights, xn, offsets) = (
+            &self.stencil,
+            &self.weights,
+            &self.xn,
+            &self.stencil_offsets,
+        );
+        self.rest_moment.clear();
+        self.rest_moment.par_extend((0..n).into_par_iter().map(|c| {
+            let r = offsets[c] as usize..offsets[c + 1] as usize;
+            let idx = &stencil[r.clone()];
+            let q = &weights[r];
+            let x0 = xn[idx[0] as usize];
+            let mut b = SMatrix::<f64, D, D>::zeros();
+            for k in 1..idx.len() {
+                b += (xn[idx[k] as usize] - x0) * q[k].transpose();
+            }
+            b
+        }));
         // Schedule: colours → cells → particles of the cell (local constraint ids). Consecutive
         // cells of one colour are merged into tasks of at least TASK_CONSTRAINTS constraints
         // (a merged task runs sequentially, so conflict-freedom is kept) to amortise the
@@ -526,9 +549,10 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
         let r = self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize;
         let idx = &self.stencil[r.clone()];
         let q = &self.weights[r];
-        let mut g = SMatrix::<f64, D, D>::zeros();
-        for k in 0..idx.len() {
-            g += (xs[k] - self.xn[idx[k] as usize]) * q[k].transpose();
+        let x0 = xs[0];
+        let mut g = -self.rest_moment[c];
+        for k in 1..idx.len() {
+            g += (xs[k] - x0) * q[k].transpose();
         }
         let e = evaluate(
             &g,
