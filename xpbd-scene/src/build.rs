@@ -6,7 +6,7 @@
 //! collider contacts a last block. The construction is deterministic, which is what makes
 //! checkpoints small: a checkpoint stores the scene text and the evolving state only.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use xpbd_core::builders::cloth::interior_edges;
 use xpbd_core::constraint::{
@@ -194,7 +194,7 @@ impl<'a> Assembler<'a> {
         let mut mass = vec![0.0; vertices.len()];
         for (e, &t) in tets.iter().enumerate() {
             let v = tet_volume(vertices, t);
-            if !(v > 0.0) {
+            if v.is_nan() || v <= 0.0 {
                 return Err(SceneError::Build {
                     file: self.file.to_path_buf(),
                     field: field.to_string(),
@@ -318,10 +318,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         let pinned = move |i: usize| pin.is_some_and(|p| xs[i].x <= b.origin[0] + p);
         a.solid(&field, &x, &tets, &pinned, mat, mid)?;
     }
-    let folder = file
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(PathBuf::new);
+    let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
     for (k, m) in scene.mesh.iter().enumerate() {
         let field = format!("mesh[{k}]");
         let (mid, mat) = a.material(&field, &m.material)?;

@@ -62,7 +62,7 @@ pub fn run(
         scene
             .advance_frame()
             .map_err(|source| RunError::Step { frame, source })?;
-        if scene.frame % every == 0 {
+        if scene.frame.is_multiple_of(every) {
             files += write_frame(scene, dir)?.len();
         }
         on_frame(scene.frame);

@@ -356,7 +356,7 @@ impl SceneFile {
     /// assert_eq!(scene.rope[0].links, 3);
     /// let bad = text.replace("links = 3", "links = 3\nlinsk = 4");
     /// let err = SceneFile::parse(&bad, Path::new("drop.toml")).unwrap_err().to_string();
-    /// assert!(err.contains("drop.toml:12:1") && err.contains("linsk"), "{err}");
+    /// assert!(err.contains("drop.toml:10:1") && err.contains("linsk"), "{err}");
     /// ```
     pub fn parse(text: &str, file: &Path) -> Result<Self, SceneError> {
         let syntax = |e: toml::de::Error, field: String| {

@@ -25,7 +25,7 @@ fn every_scene_file_builds_and_its_first_frames_stay_finite() {
     assert!(names.len() >= 4, "scenes/ must hold the validation scenes");
     for path in names {
         let mut s = BuiltScene::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        assert!(s.sim.particles().len() > 0);
+        assert!(!s.sim.particles().is_empty());
         for _ in 0..2 {
             s.advance_frame()
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -1,0 +1,18 @@
+//! Scene parser: any bytes give Ok or a typed SceneError, never a panic. Valid scenes are
+//! also built (bodies are capped by the validator's ranges).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data)
+        && let Ok(scene) = xpbd_scene::SceneFile::parse(text, std::path::Path::new("fuzz.toml"))
+    {
+        let small = scene.cloth.iter().all(|c| c.resolution[0] * c.resolution[1] <= 4096)
+            && scene.soft_box.iter().all(|b| b.cells.iter().product::<usize>() <= 512)
+            && scene.rope.iter().all(|r| r.links <= 4096)
+            && scene.mesh.is_empty();
+        if small {
+            let _ = xpbd_scene::build_scene(scene, std::path::Path::new("fuzz.toml"));
+        }
+    }
+});
