@@ -1,13 +1,112 @@
 //! # xpbd-scene
+//!
+//! The library in a user's pipeline (issue 8): scene files, exchange formats and checkpoints
+//! for [`xpbd_core`], kept out of the math crates so their users do not pull file-format
+//! dependencies.
+//!
+//! * [`scene`]: the TOML scene format ([`SceneFile`]), parsed with serde + `toml` 1.x. Errors
+//!   name the file, line:column (toml's span) and the field path (`serde_path_to_error`);
+//!   range errors name the field and the bad value.
+//! * [`build`]: a scene becomes a [`xpbd_core::Simulation`] plus the [`export::Topology`]
+//!   written with each frame ([`BuiltScene`]).
+//! * [`export`]: VTK legacy binary (vtkio; point velocity, inverse mass, material id; cell
+//!   material id and stretch ratio l/l₀, A/A₀, det F = V/V₀), PLY (ply-rs) and OBJ per frame.
+//! * [`import`]: OBJ (tobj), PLY (ply-rs), TetGen `.node`/`.ele`, Gmsh `.msh` (mshio).
+//! * [`checkpoint`]: bit-exact save/restore ([`Checkpoint`]).
+//! * [`runner`]: run a scene and write its frames (`cargo xtask run SCENE --out DIR`).
+//!
+//! ## Scene format
+//!
+//! ```toml
+//! name = "cloth on sphere"
+//! description = "free text"
+//!
+//! [time]
+//! dt = 0.016666666666666666   # s, per step
+//! frames = 150
+//! steps_per_frame = 1         # optional, default 1
+//!
+//! [solver]                    # optional; these are the defaults
+//! substeps = 10
+//! iterations = 1
+//! method = { kind = "coloured" }   # or { kind = "gauss_seidel" },
+//!                                  # { kind = "jacobi", omega = 1.0, averaged = true }
+//! gravity = [0.0, 0.0, -9.81]
+//! velocity_damping = 0.0      # 1/s
+//! threads = 0                 # results do not depend on it
+//! # multiplier_warm_start = 0.1
+//!
+//! [materials.cotton]          # SI units; material id = position in name order
+//! density = 1500.0            # kg/m³
+//! youngs = 5.0e8              # Pa; absent = inextensible
+//! poisson = 0.3               # default 0.3
+//! thickness = 0.0005          # m, sheets
+//! bending_stiffness = 1.0e-5  # N·m, cloth bending
+//!
+//! [[cloth]]                   # mass ρ t A, edge compliance α = 1/(E t)
+//! material = "cotton"
+//! resolution = [24, 24]
+//! size = [1.2, 1.2]
+//! origin = [-0.6, -0.6, 0.8]
+//! pins = [[0, 0], [23, 0]]
+//! bending = "isometric"       # "none" | "dihedral" | "isometric"
+//!
+//! [[rope]]                    # mass ρ π r² L, α = l₀/(E π r²)
+//! material = "steel"
+//! links = 20
+//! start = [0.0, 0.0, 1.0]
+//! end = [1.0, 0.0, 1.0]
+//! radius = 0.001
+//! pin_start = true
+//!
+//! [[soft_box]]                # Kuhn tets, stable Neo-Hookean (E, ν), lumped ρV/4
+//! material = "rubber"
+//! size = [1.0, 0.1, 0.1]
+//! cells = [20, 2, 2]
+//! origin = [0.0, -0.05, 0.5]
+//! pin_x_below = 1e-9          # pins x ≤ origin.x + this
+//!
+//! [[mesh]]                    # .obj / .ply / .node(+.ele) / .msh, relative to the scene file
+//! material = "rubber"
+//! path = "bunny.node"
+//! kind = "soft"               # "soft" (tets) | "cloth" (triangles)
+//! translate = [0.0, 0.0, 1.0]
+//! scale = 1.0
+//! pins = [0, 5]
+//!
+//! [[collider]]                # static; shape = plane | sphere | box | capsule
+//! shape = { sphere = { radius = 0.3 } }
+//! center = [0.0, 0.0, 0.3]
+//! friction = 0.4
+//! restitution = 0.0
+//!
+//! [contacts]                  # required with colliders
+//! radius = 0.01               # particle radius, m
+//! margin = 0.005
+//!
+//! [output]
+//! formats = ["vtk", "ply", "obj"]
+//! every = 3                   # write every 3rd frame (frame 0 always)
+//! ```
+//!
+//! ```
+//! let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/cloth_on_sphere.toml");
+//! let mut scene = xpbd_scene::BuiltScene::load(&path).unwrap();
+//! scene.advance_frame().unwrap();
+//! let ckpt = xpbd_scene::Checkpoint::capture(&scene, &std::fs::read_to_string(&path).unwrap(), &path);
+//! let restored = xpbd_scene::Checkpoint::from_bytes(&ckpt.to_bytes()).unwrap().restore().unwrap();
+//! assert_eq!(restored.sim.particles().x, scene.sim.particles().x);
+//! ```
+
+pub mod build;
+pub mod checkpoint;
 pub mod error;
 pub mod export;
 pub mod import;
-pub mod scene;
-pub use error::{CheckpointError, ExportError, ImportError, SceneError};
-pub use scene::SceneFile;
-pub mod build;
-pub use build::{BuiltScene, build_scene};
-pub mod checkpoint;
 pub mod runner;
+pub mod scene;
+
+pub use build::{BuiltScene, build_scene};
 pub use checkpoint::Checkpoint;
-pub use error::RunError;
+pub use error::{CheckpointError, ExportError, ImportError, RunError, SceneError};
+pub use scene::SceneFile;
