@@ -11,6 +11,32 @@ use xpbd_core::mesh::{MeshError, TetMesh};
 
 use crate::error::ImportError;
 
+/// Runs a third-party parser, turning a panic inside it into [`ImportError::Malformed`].
+///
+/// Fuzzing (`cargo xtask fuzz`) found inputs that make ply-rs 0.1.3 (`uint` overflow in its
+/// header grammar), tobj 4.0.5 (index arithmetic overflow) and mshio 0.4.2 (`num_nodes - 1`
+/// underflow for an empty node block) panic; the crash inputs are replayed by
+/// `tests/fuzz_regressions.rs`. Until those crates are fixed the panic is contained here
+/// (the default panic hook still prints it to stderr; needs `panic = "unwind"`, the default).
+fn guarded<T>(
+    format: &'static str,
+    file: &str,
+    parse: impl FnOnce() -> Result<T, ImportError>,
+) -> Result<T, ImportError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(ImportError::Malformed {
+            file: file.into(),
+            format,
+            message: format!("the {format} parser panicked: {message}"),
+        })
+    })
+}
+
 /// Vertices plus the triangles and/or tetrahedra that use them (0-based indices).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ImportedMesh {
@@ -106,6 +132,10 @@ pub fn import_mesh(path: &Path) -> Result<ImportedMesh, ImportError> {
 /// assert_eq!(m.triangles, vec![[0, 1, 2]]);
 /// ```
 pub fn parse_obj(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
+    guarded("obj", file, || parse_obj_unguarded(bytes, file))
+}
+
+fn parse_obj_unguarded(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
     let opts = tobj::LoadOptions {
         triangulate: true,
         single_index: true,
@@ -164,6 +194,10 @@ pub fn parse_obj(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> 
 /// assert_eq!((m.vertices.len(), m.triangles.len()), (3, 1));
 /// ```
 pub fn parse_ply(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
+    guarded("ply", file, || parse_ply_unguarded(bytes, file))
+}
+
+fn parse_ply_unguarded(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
     use ply_rs::ply::{DefaultElement, Property};
     let parser = ply_rs::parser::Parser::<DefaultElement>::new();
     let mut reader = bytes;
@@ -247,12 +281,35 @@ pub fn parse_ply(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> 
 }
 
 /// Reads a TetGen `.node` / `.ele` pair through [`TetMesh::from_tetgen`] (which also rejects
-/// inverted and degenerate tets).
+/// inverted and degenerate tets). The header counts are checked against the number of lines
+/// first: the core reader reserves memory for the declared count, so a corrupt header
+/// (fuzz regression `import_tetgen/crash-c379…`) would otherwise abort on allocation.
 pub fn parse_tetgen(
     node_text: &str,
     ele_text: &str,
     file: &str,
 ) -> Result<ImportedMesh, ImportError> {
+    for (what, text) in [("node", node_text), ("ele", ele_text)] {
+        let header = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .find(|l| !l.is_empty());
+        let declared = header
+            .and_then(|h| h.split_whitespace().next())
+            .and_then(|t| t.parse::<u64>().ok());
+        let lines = text.lines().count() as u64;
+        if let Some(n) = declared
+            && n > lines
+        {
+            return Err(ImportError::Malformed {
+                file: file.into(),
+                format: "tetgen",
+                message: format!(
+                    ".{what} header declares {n} entries but the text has only {lines} lines"
+                ),
+            });
+        }
+    }
     let tet = TetMesh::from_tetgen(node_text, ele_text).map_err(|e| mesh_error(e, file))?;
     let mesh = ImportedMesh {
         vertices: tet.vertices.clone(),
@@ -295,6 +352,10 @@ fn mesh_error(e: MeshError, file: &str) -> ImportError {
 /// are kept, other element types (points, lines) are skipped. Node tags are mapped to 0-based
 /// indices in file order.
 pub fn parse_gmsh(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
+    guarded("gmsh", file, || parse_gmsh_unguarded(bytes, file))
+}
+
+fn parse_gmsh_unguarded(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
     let msh = mshio::parse_msh_bytes(bytes).map_err(|e| ImportError::Malformed {
         file: file.into(),
         format: "gmsh",
