@@ -36,7 +36,7 @@ if (data.triangles.length > 0) {
 }
 scene.add(object);
 // Particles as points too, so ropes and unmeshed particles are always visible.
-scene.add(new THREE.Points(geometry, new THREE.PointsMaterial({ color: 0x103050, size: 3, sizeAttenuation: false })));
+scene.add(new THREE.Points(geometry, new THREE.PointsMaterial({ color: 0x103050, size: data.triangles.length > 0 ? 3 : 7, sizeAttenuation: false })));
 
 // Camera framing the bounding box of all frames; z is up as in the simulation.
 const box = new THREE.Box3();
