@@ -313,3 +313,26 @@ fn unsupported_extension_is_typed() {
     let e = xpbd_scene::import::import_mesh(Path::new("mesh.stl")).unwrap_err();
     assert!(matches!(e, ImportError::UnsupportedFormat { .. }), "{e}");
 }
+
+#[test]
+fn unwritable_frame_is_an_export_error() {
+    let s = build_scene(parse(GOOD).unwrap(), Path::new("bad.toml")).unwrap();
+    let e = xpbd_scene::export::write_vtk(
+        Path::new("/nonexistent/dir/f.vtk"),
+        "x",
+        &s.topology,
+        s.sim.particles(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, xpbd_scene::ExportError::Io { .. }), "{e}");
+}
+
+#[test]
+fn run_into_a_file_instead_of_a_folder_is_a_run_error() {
+    let mut s = build_scene(parse(GOOD).unwrap(), Path::new("bad.toml")).unwrap();
+    let dir = common::tmp_dir("run-into-file");
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let e = xpbd_scene::runner::run(&mut s, &file, |_| {}).unwrap_err();
+    assert!(matches!(e, xpbd_scene::RunError::Export(_)), "{e}");
+}
