@@ -601,14 +601,14 @@ fn markdown(s: &Summary) -> String {
         );
         let _ = writeln!(
             m,
-            "| E (Pa) | FEM P1 tip z (m) | FEM P2 tip z (m) | Timoshenko (m) | GS error (I max) | coloured | Jacobi | residual factor GS / col / Jacobi | µs per substep-iteration GS / col / Jacobi |\n|---|---|---|---|---|---|---|---|---|"
+            "| E (Pa) | FEM P1 tip z (m) | FEM P2 tip z (m) | Timoshenko (m) | GS error (I max) | coloured | Jacobi | residual factor GS / col / Jacobi | µs per substep-iteration GS / col / Jacobi (serial) |\n|---|---|---|---|---|---|---|---|---|"
         );
         for y in &a.per_youngs {
             let get = |v: &[(String, Option<f64>)], k: &str| {
                 v.iter().find(|x| x.0 == k).and_then(|x| x.1)
             };
             let f = |x: Option<f64>| x.map_or("—".into(), |v| format!("{v:.3}"));
-            let us = |x: Option<f64>| x.map_or("—".into(), |v| format!("{:.0}", v * 1e6));
+            let us = |x: Option<f64>| x.map_or("—".into(), |v| format!("{:.1}", v * 1e6));
             let _ = writeln!(
                 m,
                 "| {:.0e} | {} | {} | {:.4e} | {} | {} | {} | {} / {} / {} | {} / {} / {} |",

@@ -408,13 +408,39 @@ pub fn run_plan(
     });
     measured.sort_by_key(|x| x.0);
     let points: Vec<Measured> = measured.into_iter().map(|x| x.1).collect();
-    let analysis = analyse(tier, &points);
+    let mut analysis = analyse(tier, &points);
+    // Timings from the parallel sweeps share the cores; measure them serially instead.
+    for per in &mut analysis.per_youngs {
+        for (name, slot) in per.wall_per_step.iter_mut() {
+            let method = Method::parse(name)?;
+            *slot = time_substep(
+                per.youngs,
+                method.solver().expect("XPBD"),
+                solver_cells(tier),
+            )
+            .ok();
+        }
+    }
     Ok(StudyOutput {
         tier,
         points,
         analysis,
         wall_seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// Wall seconds of one substep-iteration (`S = 8`, `I = 1`, 30 frames from rest, one thread,
+/// after the sweeps): what one sweep over the beam's constraints costs.
+pub fn time_substep(youngs: f64, solver: xpbd_core::SolverKind, cells: usize) -> Result<f64> {
+    let beam = study_beam(youngs);
+    let mut b = beam::XpbdBeam::new(&beam, cells, solver, 8, 1, 1)?;
+    b.sim.step(DT)?;
+    let start = Instant::now();
+    let frames = 30;
+    for _ in 0..frames {
+        b.sim.step(DT)?;
+    }
+    Ok(start.elapsed().as_secs_f64() / (frames * 8) as f64)
 }
 
 /// A rough cost estimate for scheduling (substep-iterations to rest × mesh size).
@@ -536,7 +562,8 @@ pub struct PerYoungs {
     /// Relative tip error of each XPBD method at the largest iteration budget of the
     /// iterations sweep.
     pub best_error: Vec<(String, Option<f64>)>,
-    /// Wall seconds per substep of one iteration (the `S = S₀, I = 1` point), per method.
+    /// Wall seconds per substep-iteration, measured serially after the sweeps
+    /// ([`time_substep`]), per method.
     pub wall_per_step: Vec<(String, Option<f64>)>,
     /// Jacobi verdict, as measured.
     pub verdict: String,
