@@ -311,6 +311,15 @@ impl<const D: usize> Simulation<D> {
         self.time
     }
 
+    /// Sets the simulation time (s), e.g. when restoring a checkpoint.
+    pub fn set_time(&mut self, time: f64) -> Result<(), BuildError> {
+        if !time.is_finite() {
+            return Err(BuildError::InvalidSetting { field: "time", value: time, reason: "must be finite" });
+        }
+        self.time = time;
+        Ok(())
+    }
+
     /// The report of the last successful step.
     pub fn last_report(&self) -> &StepReport {
         &self.report

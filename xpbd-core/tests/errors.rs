@@ -348,3 +348,12 @@ fn non_finite_step_is_reported_and_rolled_back() {
     );
     assert_eq!(sim.particles(), &before);
 }
+
+/// Found by fuzzing (xpbd-scene): a TetGen header announcing 10¹³ points made the reader
+/// reserve ~200 GB and abort. It must be a typed error instead.
+#[test]
+fn tetgen_header_count_larger_than_the_file_is_an_error_not_an_allocation() {
+    let node = "10000000000000 3 0 0\n0 0 0 0\n1 1 0 0\n";
+    let ele = "1 4 0\n0 0 1 2 3\n";
+    assert!(xpbd_core::mesh::TetMesh::from_tetgen(node, ele).is_err());
+}

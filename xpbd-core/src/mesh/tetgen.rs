@@ -67,7 +67,9 @@ impl TetMesh {
                 format!("dimension {dim}, expected 3"),
             ));
         }
-        let mut vertices = Vec::with_capacity(count);
+        // The header's count is untrusted input (fuzzing found a 200 GB reservation): never
+        // reserve more than the text can hold, one point per line.
+        let mut vertices = Vec::with_capacity(count.min(node_text.lines().count()));
         let mut base = 0usize;
         for (k, (line, fields)) in lines.by_ref().take(count).enumerate() {
             let index: usize = field("node", line, &fields, 0, "point index")?;
@@ -114,7 +116,7 @@ impl TetMesh {
                 format!("{per} nodes per tetrahedron, expected 4 or 10"),
             ));
         }
-        let mut cells = Vec::with_capacity(tets);
+        let mut cells = Vec::with_capacity(tets.min(ele_text.lines().count()));
         for (line, fields) in lines.take(tets) {
             let mut cell = [0u32; 4];
             for (c, slot) in cell.iter_mut().enumerate() {
