@@ -23,10 +23,49 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// The 3D sand column of issue 5: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³, E = 3.5e5 Pa,
+    /// ν = 0.3, friction angle 30°, ground friction 0.5, released at rest; spacing chosen to
+    /// give N particles. Prints timings (neighbour search, µs per particle per iteration,
+    /// whole step), memory per particle and the observables at the end.
+    Xpbi {
+        /// Requested particle count.
+        #[arg(long)]
+        particles: usize,
+        /// Material preset (only `sand`).
+        #[arg(long, default_value = "sand")]
+        material: String,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 0.2)]
+        seconds: f64,
+    },
 }
 
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
+        BenchCommand::Xpbi {
+            particles,
+            material,
+            threads,
+            seconds,
+        } => {
+            if material != "sand" {
+                bail!(
+                    "--material {material:?} is not benchmarked yet: only `sand` (the 3D sand column of issue 5)"
+                );
+            }
+            if particles < 8 {
+                bail!("--particles must be at least 8, got {particles}");
+            }
+            let mut config = xpbi_continuum::sand_column::SandColumnConfig::new(particles);
+            config.threads = threads;
+            config.seconds = seconds;
+            let report = xpbi_continuum::sand_column::run_sand_column_3d(&config)?;
+            println!("{}", report.to_json());
+            Ok(())
+        }
         BenchCommand::Cloth { n, solver, threads } => {
             let line = bench_cloth(n, &solver, threads)?;
             println!("{}", serde_json::to_string(&line)?);

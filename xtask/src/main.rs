@@ -10,10 +10,10 @@ mod bench;
 mod cantilever;
 mod convergence;
 mod plot;
-mod splat;
 mod report;
-mod scenes;
 mod scene_cmd;
+mod scenes;
+mod splat;
 mod viewer;
 
 #[derive(Parser, Debug)]
