@@ -327,7 +327,9 @@ impl<const D: usize> Simulation<D> {
 
     fn ensure_pool(&mut self) -> Result<(), BuildError> {
         let t = self.settings.threads;
-        if t == 0 {
+        // One thread runs inline, without a pool: entering a pool from outside goes through
+        // rayon's job queue, which allocates now and then.
+        if t <= 1 {
             self.pool = None;
             self.pool_threads = 0;
         } else if self.pool_threads != t {
@@ -424,7 +426,7 @@ impl<const D: usize> Simulation<D> {
     fn run_substeps(&mut self, dt: f64) -> Result<(), StepError> {
         let n_sub = self.settings.substeps;
         let h = dt / n_sub as f64;
-        let parallel = rayon::current_num_threads() > 1;
+        let parallel = self.settings.threads != 1 && rayon::current_num_threads() > 1;
         let par_particles = parallel && self.particles.len() >= PARALLEL_PARTICLES;
         let record = self.settings.diagnostics.residuals;
         self.report.residuals.clear();

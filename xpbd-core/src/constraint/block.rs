@@ -169,6 +169,8 @@ pub struct ConstraintBlock<K, const D: usize> {
     slot_offsets: Vec<u32>,
     corrections: Vec<Vector<D>>,
     scratch: Vec<Mutex<Vec<Vector<D>>>>,
+    /// Reused by the diagnostics (residuals, energies, strain) so they allocate nothing.
+    diagnostic_scratch: Mutex<(Vec<Vector<D>>, Vec<Vector<D>>)>,
 }
 
 impl<K: ConstraintKind<D>, const D: usize> ConstraintBlock<K, D> {
@@ -181,6 +183,7 @@ impl<K: ConstraintKind<D>, const D: usize> ConstraintBlock<K, D> {
             slot_offsets: Vec::new(),
             corrections: Vec::new(),
             scratch: Vec::new(),
+            diagnostic_scratch: Mutex::new((Vec::new(), Vec::new())),
         }
     }
 
@@ -643,11 +646,11 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
     }
 
     fn residual_squared(&self, x: &[Vector<D>], ctx: &SubstepContext) -> f64 {
-        let mut xs = Vec::new();
-        let mut grad = Vec::new();
+        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
+        let (xs, grad) = &mut *guard;
         let mut sum = 0.0;
         for c in 0..self.kind.len() {
-            let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+            let value = eval_at(&self.kind, c, x, xs, grad);
             let lambda = self.lambda.get(c).copied().unwrap_or(0.0);
             if self.kind.unilateral() && value >= 0.0 && lambda <= 0.0 {
                 continue;
@@ -659,13 +662,13 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
     }
 
     fn elastic_energy(&self, x: &[Vector<D>]) -> f64 {
-        let mut xs = Vec::new();
-        let mut grad = Vec::new();
+        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
+        let (xs, grad) = &mut *guard;
         let mut sum = 0.0;
         for c in 0..self.kind.len() {
             let alpha = self.kind.compliance(c);
             if alpha > 0.0 {
-                let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+                let value = eval_at(&self.kind, c, x, xs, grad);
                 if self.kind.unilateral() && value >= 0.0 {
                     continue;
                 }
@@ -676,11 +679,11 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
     }
 
     fn max_relative_strain(&self, x: &[Vector<D>]) -> f64 {
-        let mut xs = Vec::new();
-        let mut grad = Vec::new();
+        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
+        let (xs, grad) = &mut *guard;
         let mut worst: f64 = 0.0;
         for c in 0..self.kind.len() {
-            let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+            let value = eval_at(&self.kind, c, x, xs, grad);
             if let Some(s) = self.kind.relative_strain(c, value) {
                 worst = worst.max(s.abs());
             } else {
@@ -692,8 +695,8 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
     }
 
     fn worst_constraint(&self, x: &[Vector<D>], particle: Option<usize>) -> Option<(usize, f64)> {
-        let mut xs = Vec::new();
-        let mut grad = Vec::new();
+        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
+        let (xs, grad) = &mut *guard;
         let mut best: Option<(usize, f64)> = None;
         for c in 0..self.kind.len() {
             if let Some(p) = particle
@@ -701,7 +704,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             {
                 continue;
             }
-            let value = eval_at(&self.kind, c, x, &mut xs, &mut grad);
+            let value = eval_at(&self.kind, c, x, xs, grad);
             let score = if value.is_finite() {
                 value.abs()
             } else {
