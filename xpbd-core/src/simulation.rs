@@ -314,7 +314,11 @@ impl<const D: usize> Simulation<D> {
     /// Sets the simulation time (s), e.g. when restoring a checkpoint.
     pub fn set_time(&mut self, time: f64) -> Result<(), BuildError> {
         if !time.is_finite() {
-            return Err(BuildError::InvalidSetting { field: "time", value: time, reason: "must be finite" });
+            return Err(BuildError::InvalidSetting {
+                field: "time",
+                value: time,
+                reason: "must be finite",
+            });
         }
         self.time = time;
         Ok(())

@@ -228,7 +228,12 @@ fn spring(beta: f64, substeps: usize, t_end: f64) -> (f64, f64) {
     let mut d = DistanceConstraints::new();
     d.add_with_rest_length(0, 1, 1.0, 1e-3).unwrap();
     d.set_damping(beta).unwrap();
-    let settings = SolverSettings::<2> { substeps, gravity: Vector::<2>::zeros(), solver: SolverKind::GaussSeidel, ..SolverSettings::default() };
+    let settings = SolverSettings::<2> {
+        substeps,
+        gravity: Vector::<2>::zeros(),
+        solver: SolverKind::GaussSeidel,
+        ..SolverSettings::default()
+    };
     let mut sim = Simulation::new(p, settings).unwrap();
     sim.add_constraints(d).unwrap();
     let dt = 1.0 / 60.0;
@@ -254,13 +259,19 @@ fn spring_oscillates_at_the_analytic_frequency() {
     let expected = 2.0 * std::f64::consts::PI * (1.0f64 * 1e-3).sqrt();
     let (period, amplitude) = spring(0.0, 40, 2.0);
     // h = 1/2400 s, ωh = 0.013: implicit Euler's period error O((ωh)²) is ~1e-4.
-    assert!(((period - expected) / expected).abs() < 0.01, "period {period} vs {expected}");
+    assert!(
+        ((period - expected) / expected).abs() < 0.01,
+        "period {period} vs {expected}"
+    );
     // XPBD with one converged iteration per substep *is* implicit Euler on this linear spring,
     // whose amplitude decays by (1 + (ωh)²)^(−1/2) per step: after 2 s, 0.5 → 0.33. The peak in
     // the last 0.2 s (one period) lies within one period of t = 2 s: 2 % tolerance.
     let omega_h = (1.0f64 / 1e-3).sqrt() / 2400.0;
     let predicted = 0.5 * (1.0 + omega_h * omega_h).powf(-0.5 * 4800.0);
-    assert!(((amplitude - predicted) / predicted).abs() < 0.02, "amplitude {amplitude} vs implicit Euler {predicted}");
+    assert!(
+        ((amplitude - predicted) / predicted).abs() < 0.02,
+        "amplitude {amplitude} vs implicit Euler {predicted}"
+    );
 }
 
 #[test]
@@ -272,13 +283,30 @@ fn constraint_damping_dissipates_without_changing_statics() {
     let (_, damped) = spring(beta, 40, 2.0);
     let ratio = damped / undamped;
     let predicted = (-beta * 1.9 / 2.0f64).exp();
-    assert!((ratio / predicted - 1.0).abs() < 0.12, "damped/undamped {ratio} vs e^(-βt/2m) = {predicted}");
+    assert!(
+        (ratio / predicted - 1.0).abs() < 0.12,
+        "damped/undamped {ratio} vs e^(-βt/2m) = {predicted}"
+    );
     // Statics: a hanging chain with damped links settles to the same α·T stretch.
     let (links, l, m, alpha) = (5, 0.1, 0.1, 1e-4);
-    let rope = RopeBuilder::<3> { links, start: Vector::<3>::zeros(), end: Vector::<3>::new(0.0, 0.0, -0.5), mass: m * 6.0, compliance: alpha, pin_start: true }.build().unwrap();
+    let rope = RopeBuilder::<3> {
+        links,
+        start: Vector::<3>::zeros(),
+        end: Vector::<3>::new(0.0, 0.0, -0.5),
+        mass: m * 6.0,
+        compliance: alpha,
+        pin_start: true,
+    }
+    .build()
+    .unwrap();
     let mut chain = rope.links.clone();
     chain.set_damping(0.1).unwrap();
-    let settings = SolverSettings { substeps: 2, iterations: 200, solver: SolverKind::GaussSeidel, ..SolverSettings::default() };
+    let settings = SolverSettings {
+        substeps: 2,
+        iterations: 200,
+        solver: SolverKind::GaussSeidel,
+        ..SolverSettings::default()
+    };
     let mut sim = Simulation::new(rope.particles, settings).unwrap();
     sim.add_constraints(chain).unwrap();
     for _ in 0..1800 {
@@ -288,6 +316,9 @@ fn constraint_damping_dissipates_without_changing_statics() {
     for k in 0..links {
         let expected = alpha * (links - k) as f64 * m * G;
         let s = (x[k] - x[k + 1]).norm() - l;
-        assert!(((s - expected) / expected).abs() < 1e-6, "link {k}: {s} vs {expected}");
+        assert!(
+            ((s - expected) / expected).abs() < 1e-6,
+            "link {k}: {s} vs {expected}"
+        );
     }
 }

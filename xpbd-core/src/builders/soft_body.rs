@@ -83,8 +83,15 @@ pub fn soft_body_from_mesh<const D: usize, const K: usize>(
     poisson: f64,
 ) -> Result<SoftBody<D>, BuildError> {
     if K != D + 1 {
-        return Err(BuildError::InvalidGeometry(format!("a {D}D soft body needs simplices of {} vertices, got {K}", D + 1)));
+        return Err(BuildError::InvalidGeometry(format!(
+            "a {D}D soft body needs simplices of {} vertices, got {K}",
+            D + 1
+        )));
     }
-    let cells: Vec<Vec<usize>> = mesh.cells.iter().map(|c| c.iter().map(|&i| i as usize).collect()).collect();
+    let cells: Vec<Vec<usize>> = mesh
+        .cells
+        .iter()
+        .map(|c| c.iter().map(|&i| i as usize).collect())
+        .collect();
     soft_body_from_simplices(&mesh.vertices, &cells, density, youngs, poisson)
 }
