@@ -106,7 +106,7 @@ fn self_weight_k16() {
 /// Refinement evidence: on 40 × 2 × 2 hexes (6 075 DOFs) every case is within 1 % (measured
 /// ≤ 0.46 %), so the 2 % agreement above is not a coarse-mesh coincidence.
 #[test]
-#[ignore = "about 15 s in the dev profile; run by `cargo test -p xpbd-fem-reference -- --ignored` (xtask)"]
+#[ignore = "about 15 s in the dev profile; run with `cargo test -p xpbd-fem-reference --test large_deflection -- --ignored`"]
 fn refined_mesh_all_cases_within_one_percent() {
     for k in [1.0, 3.0, 10.0] {
         let mut beam = slender();

@@ -40,7 +40,7 @@ fn column_2d(phi: f64) -> (PileObservables, (f64, f64, f64, f64)) {
 /// rearrangement that F does not see, and sparse particles at the toe); asserted here are the
 /// measured bounds (mean > 0.8Δx, std < 0.35Δx) so that a regression shows.
 #[test]
-#[ignore = "≈1 min in release; run by cargo xtask"]
+#[ignore = "≈1 min in release; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture`"]
 fn sand_column_collapse_2d() {
     let mut previous: Option<PileObservables> = None;
     for phi in [20.0, 30.0, 40.0] {
@@ -63,7 +63,7 @@ fn sand_column_collapse_2d() {
 /// wall, rough floor μ = 1). The slope increases with φ. Measured (Δx = 5 mm): 12°, 20°, 25° for
 /// φ = 20°, 30°, 40°: within 10–15° of φ, not the issue's 5° (reported as missing).
 #[test]
-#[ignore = "≈2 min; run by cargo xtask"]
+#[ignore = "≈2 min; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture`"]
 fn angle_of_repose_2d() {
     let x = lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.2, 0.1), DX);
     let mut slopes = Vec::new();
@@ -98,7 +98,7 @@ fn disc(c: Vector2<f64>, r: f64) -> Vec<Vector2<f64>> {
 /// maths gave heights 0.0536 / 0.0539 m), so the tolerances are 15 % (height) and 30 %
 /// (footprint); the issue asks for "the same footprint within a stated tolerance".
 #[test]
-#[ignore = "≈10 s; run by cargo xtask"]
+#[ignore = "≈10 s; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture`"]
 fn snow_step_size_robustness() {
     let x = disc(Vector2::new(0.0, 0.06), 0.05);
     let run = |dt| {
@@ -129,7 +129,7 @@ fn snow_step_size_robustness() {
 /// the step) over-resists stretching and spreads less. Measured: runout (95th percentile)
 /// 0.193 m implicit vs 0.166 m semi-implicit at 0.4 s.
 #[test]
-#[ignore = "≈30 s; run by cargo xtask"]
+#[ignore = "≈30 s; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture`"]
 fn implicit_vs_semi_implicit_notched_block() {
     let x: Vec<_> = lattice_box(Vector2::new(-0.1, 0.05), Vector2::new(0.1, 0.15), DX)
         .into_iter()
@@ -156,7 +156,7 @@ fn implicit_vs_semi_implicit_notched_block() {
 /// (4563 particles): height 0.124 m, runout 0.233 m, NN mean 0.81Δx, std 0.10Δx — the mean is
 /// outside the issue's ±15 % (compaction), asserted > 0.75Δx.
 #[test]
-#[ignore = "≈5 min in dev profile; run by cargo xtask"]
+#[ignore = "≈5 min in dev profile; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture`"]
 fn sand_column_3d_collapses() {
     let mut c = SandColumnConfig::new(5000);
     c.seconds = 0.3;
@@ -174,7 +174,7 @@ fn sand_column_3d_collapses() {
 /// Elastic material keeps its shape: an elastic 3D cube on the ground stays a cube (sanity of the
 /// 3D path; the 2D sag test covers the quantitative statics).
 #[test]
-#[ignore = "≈20 s; run by cargo xtask"]
+#[ignore = "≈20 s; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture`"]
 fn elastic_cube_3d_holds_its_shape() {
     let dx = 0.01;
     let x = lattice_box(

@@ -1,5 +1,5 @@
 //! 2D scenes through the XPBD core (issue 5: elastic sag, determinism, bad input, rollback, sand
-//! column trend). Heavier studies are `#[ignore]`d and run by `cargo xtask`.
+//! column trend). Heavier studies are `#[ignore]`d in tests/heavy.rs (run them with `--ignored`).
 
 use nalgebra::{Matrix2, Vector2};
 use xpbd_core::SolverKind;
