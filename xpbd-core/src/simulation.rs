@@ -482,6 +482,7 @@ impl<const D: usize> Simulation<D> {
     }
 
     /// x̃ = x + h v + h² g (free particles); kinematic particles move along their target.
+    #[allow(clippy::type_complexity)] // the zipped SoA fields of one particle
     fn predict(&mut self, h: f64, fraction: f64, par: bool) {
         let g = self.settings.gravity;
         let p = &mut self.particles;

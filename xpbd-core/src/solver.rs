@@ -3,7 +3,7 @@
 use crate::BuildError;
 
 /// How each iteration sweeps the constraints.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum SolverKind {
     /// Sequential Gauss-Seidel in block order, constraint index order (the XPBD paper's
@@ -22,13 +22,8 @@ pub enum SolverKind {
     },
     /// Graph-coloured Gauss-Seidel: the constraints of one colour share no particle and are
     /// projected in parallel (rayon). Bit-identical results for any thread count.
+    #[default]
     Coloured,
-}
-
-impl Default for SolverKind {
-    fn default() -> Self {
-        Self::Coloured
-    }
 }
 
 impl SolverKind {

@@ -144,7 +144,7 @@ impl ConstraintKind<3> for MembraneConstraints {
         let f = ds * dm_inv;
         let (psi, p) = self.density(&f);
         let value = (2.0 * psi.max(0.0)).sqrt();
-        if !(value > 1e-12) || !value.is_finite() {
+        if value.is_nan() || value <= 1e-12 || !value.is_finite() {
             grad.iter_mut().for_each(|g| *g = Vector::<3>::zeros());
             return if value.is_finite() { 0.0 } else { value };
         }

@@ -118,7 +118,7 @@ impl<const D: usize> ConstraintKind<D> for NeoHookeanTetConstraints<D> {
 
     fn compliance(&self, c: usize) -> f64 {
         let v = self.rest_volume[c / 2];
-        if c % 2 == 0 {
+        if c.is_multiple_of(2) {
             1.0 / (self.lambda_stable * v)
         } else {
             1.0 / (self.mu * v)
@@ -132,7 +132,7 @@ impl<const D: usize> ConstraintKind<D> for NeoHookeanTetConstraints<D> {
     fn evaluate(&self, c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64 {
         let dm_inv = &self.rest_inverse[c / 2];
         let f = edge_matrix(xs) * dm_inv;
-        let (value, dc_df) = if c % 2 == 0 {
+        let (value, dc_df) = if c.is_multiple_of(2) {
             (determinant(&f) - self.gamma(), cofactor(&f))
         } else {
             let norm = f.norm();
