@@ -457,8 +457,8 @@ impl<const D: usize> Simulation<D> {
             if record {
                 self.report.residuals.clear();
             }
-            for _ in 0..self.settings.iterations {
-                self.iterate(&ctx, parallel, par_particles);
+            for it in 0..self.settings.iterations {
+                self.iterate(&ctx, it, parallel, par_particles);
                 if record {
                     let r = self.residual_norm(&ctx);
                     self.report.residuals.push(r);
@@ -513,16 +513,24 @@ impl<const D: usize> Simulation<D> {
         }
     }
 
-    fn iterate(&mut self, ctx: &SubstepContext, parallel: bool, par_particles: bool) {
+    fn iterate(
+        &mut self,
+        ctx: &SubstepContext,
+        iteration: usize,
+        parallel: bool,
+        par_particles: bool,
+    ) {
         let p = &mut self.particles;
+        let iterations = self.settings.iterations;
+        let active = |b: &Box<dyn ConstraintSet<D>>| b.projects_in_iteration(iteration, iterations);
         match self.settings.solver {
             SolverKind::GaussSeidel => {
-                for b in &mut self.blocks {
+                for b in self.blocks.iter_mut().filter(|b| active(b)) {
                     b.solve_gauss_seidel(&mut p.x, &p.x_prev, &p.inv_mass, ctx);
                 }
             }
             SolverKind::Coloured => {
-                for b in &mut self.blocks {
+                for b in self.blocks.iter_mut().filter(|b| active(b)) {
                     b.solve_coloured(&mut p.x, &p.x_prev, &p.inv_mass, ctx, parallel);
                 }
             }
@@ -538,13 +546,13 @@ impl<const D: usize> Simulation<D> {
                     omega,
                     counts: averaged.then_some(&self.jacobi_count[..]),
                 };
-                for b in &mut self.blocks {
+                for b in self.blocks.iter_mut().filter(|b| active(b)) {
                     b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, relax, parallel);
                 }
                 self.jacobi_dx
                     .iter_mut()
                     .for_each(|d| *d = Vector::<D>::zeros());
-                for b in &self.blocks {
+                for b in self.blocks.iter().filter(|b| active(b)) {
                     b.jacobi_scatter(&p.inv_mass, &mut self.jacobi_dx);
                 }
                 if par_particles {

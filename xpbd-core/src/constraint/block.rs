@@ -105,6 +105,8 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn rollback(&mut self);
     /// λ ← 0, or λ ← (1 − d) λ with multiplier warm starting (the tutorial's damping).
     fn reset_multipliers(&mut self, warm_start_decay: Option<f64>);
+    /// See [`ConstraintKind::projects_in_iteration`].
+    fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool;
     /// One sequential Gauss-Seidel sweep in constraint index order.
     fn solve_gauss_seidel(
         &mut self,
@@ -474,6 +476,10 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
 
     fn rollback(&mut self) {
         self.kind.rollback();
+    }
+
+    fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool {
+        self.kind.projects_in_iteration(iteration, iterations)
     }
 
     fn reset_multipliers(&mut self, warm_start_decay: Option<f64>) {

@@ -65,6 +65,14 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether the kind is projected in iteration `iteration` (0-based) of the `iterations` of
+    /// a substep. Contacts may be projected once per substep
+    /// ([`crate::contact::ContactProjection`]); the default projects in every iteration.
+    #[inline]
+    fn projects_in_iteration(&self, _iteration: usize, _iterations: usize) -> bool {
+        true
+    }
+
     /// Evaluates `C` at the stencil positions `xs` (`xs[k]` is the position of
     /// `stencil(c)[k]`) and writes `∇_{x_k} C` into `grad[k]`.
     fn evaluate(&self, c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64;

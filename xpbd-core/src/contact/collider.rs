@@ -399,6 +399,10 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
         )
     }
 
+    fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool {
+        self.options.projection.projects_in(iteration, iterations)
+    }
+
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
         self.update_motion(ctx);
         if self.options.regenerate_at(ctx.substep) {

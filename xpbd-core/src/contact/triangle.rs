@@ -296,6 +296,10 @@ impl ConstraintKind<3> for PointTriangleContacts {
         )
     }
 
+    fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool {
+        self.options.projection.projects_in(iteration, iterations)
+    }
+
     fn begin_substep(&mut self, particles: &Particles<3>, ctx: &SubstepContext) {
         if self.options.regenerate_at(ctx.substep) {
             self.generate(particles, ctx);
