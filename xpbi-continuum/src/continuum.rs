@@ -610,4 +610,92 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
     fn validate(&self) -> Result<(), BuildError> {
         Ok(())
     }
+
+    fn save_state(&self) -> Vec<f64> {
+        self.state_vector()
+    }
+
+    fn load_state(&mut self, state: &[f64]) -> Result<(), BuildError> {
+        self.set_state_vector(state)
+    }
+}
+
+/// Checkpoint state (`ConstraintKind::save_state`/`load_state`): what an XPBI continuum carries
+/// from step to step besides the particles is Fⁿ and the plastic state of every member (the
+/// Updated-Lagrangian method keeps no rest shape; neighbour lists, Vⁿ = V⁰ det Fⁿ, L_p, weights
+/// and the schedule are rebuilt from xⁿ and Fⁿ in `begin_substep`).
+impl<const D: usize> XpbiContinuum<D> {
+    /// Values per member in [`XpbiContinuum::state_vector`]: F (column-major), hardening,
+    /// volume correction.
+    pub const STATE_PER_MEMBER: usize = D * D + 2;
+
+    /// `[F₀ (column-major), q₀, v_c0, F₁, …]` over the members.
+    ///
+    /// ```
+    /// use nalgebra::Vector2;
+    /// use xpbd_core::{Particles, constraint::ConstraintKind};
+    /// use xpbi_continuum::continuum::{XpbiContinuum, XpbiSettings};
+    /// use xpbi_continuum::{Material, scene::lattice_box};
+    /// let mut p = Particles::<2>::new();
+    /// for x in lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.05, 0.05), 0.01) {
+    ///     p.push(x, 1.0);
+    /// }
+    /// let n = p.len();
+    /// let members = (0..n as u32).collect();
+    /// let settings = XpbiSettings::new(0.01);
+    /// let mut c = XpbiContinuum::new(&p, members, vec![1e-4; n], Material::sand(), settings).unwrap();
+    /// let mut s = c.save_state();
+    /// assert_eq!(s.len(), n * 6);
+    /// (s[0], s[5]) = (1.1, 0.3); // F₀₀ and the volume correction of member 0
+    /// c.load_state(&s).unwrap();
+    /// assert_eq!(c.deformation_gradients()[0][(0, 0)], 1.1);
+    /// assert_eq!(c.plastic_states()[0].volume_correction, 0.3);
+    /// assert_eq!(c.save_state(), s);
+    /// s[7] = f64::NAN;
+    /// assert!(c.load_state(&s).is_err() && c.load_state(&s[1..]).is_err());
+    /// assert_eq!(c.deformation_gradients()[1], nalgebra::Matrix2::identity());
+    /// ```
+    pub fn state_vector(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.f.len() * Self::STATE_PER_MEMBER);
+        for (f, s) in self.f.iter().zip(&self.state) {
+            // Exhaustive: a new PlasticState field must be added here (compile error otherwise).
+            let PlasticState {
+                hardening,
+                volume_correction,
+            } = *s;
+            out.extend(f.iter());
+            out.extend([hardening, volume_correction]);
+        }
+        out
+    }
+
+    /// Restores a [`XpbiContinuum::state_vector`]; on error (wrong length, non-finite value)
+    /// nothing changes.
+    pub fn set_state_vector(&mut self, state: &[f64]) -> Result<(), BuildError> {
+        let k = Self::STATE_PER_MEMBER;
+        if state.len() != self.f.len() * k {
+            return Err(BuildError::InvalidSetting {
+                field: "xpbi state length",
+                value: state.len() as f64,
+                reason: "must be (D² + 2) × the number of continuum particles",
+            });
+        }
+        if let Some(i) = state.iter().position(|v| !v.is_finite()) {
+            return Err(BuildError::NonFiniteState {
+                particle: self.members[i / k] as usize,
+                field: "xpbi deformation gradient or plastic state",
+            });
+        }
+        for ((f, s), chunk) in self
+            .f
+            .iter_mut()
+            .zip(&mut self.state)
+            .zip(state.chunks_exact(k))
+        {
+            *f = SMatrix::from_column_slice(&chunk[..D * D]);
+            s.hardening = chunk[D * D];
+            s.volume_correction = chunk[D * D + 1];
+        }
+        Ok(())
+    }
 }

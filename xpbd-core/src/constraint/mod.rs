@@ -160,6 +160,31 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
     fn validate(&self) -> Result<(), BuildError> {
         Ok(())
     }
+
+    /// The state this kind evolves from step to step beyond the particles and the multipliers
+    /// (e.g. XPBI's deformation gradients and hardening), as plain `f64`s for checkpoints
+    /// (serde-friendly; bit-exact when stored as bits). Loading it with
+    /// [`ConstraintKind::load_state`] into a freshly built, identical kind must make the next
+    /// steps bit-identical. Data rebuilt in `begin_substep` (neighbour lists, contacts) is not
+    /// state. The default (constraints fixed at construction) has none.
+    fn save_state(&self) -> Vec<f64> {
+        Vec::new()
+    }
+
+    /// Restores a state written by [`ConstraintKind::save_state`]; a state of the wrong length
+    /// or with non-finite values is an error and leaves the kind unchanged. The default accepts
+    /// only the empty state.
+    fn load_state(&mut self, state: &[f64]) -> Result<(), BuildError> {
+        if state.is_empty() {
+            Ok(())
+        } else {
+            Err(BuildError::InvalidSetting {
+                field: "constraint state length",
+                value: state.len() as f64,
+                reason: "this constraint kind keeps no state",
+            })
+        }
+    }
 }
 
 /// Checks a compliance-like value: finite and non-negative.
