@@ -11,7 +11,7 @@
 //!
 //! * [`continuum`]: the XPBI constraint set as a `ConstraintKind` of `xpbd_core` (per-step
 //!   neighbour search and `L_p`, coloured schedule, XSPH, F update, hardening commit,
-//!   checkpoint/rollback); [`contact`]: ground plane with friction and XPBI's position correction.
+//!   checkpoint/rollback); [`contact`]: XPBI's position correction (walls: core colliders).
 //! * [`scene`], [`observables`], [`sand_column`]: scene assembly, measurements and the 3D sand
 //!   column of the benchmark (`cargo xtask bench xpbi` calls [`sand_column::run_sand_column_3d`]).
 //!

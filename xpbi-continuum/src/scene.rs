@@ -1,11 +1,17 @@
-//! Scene assembly: XPBI particles in an `xpbd_core::Simulation` with a ground plane and the
-//! position-correction constraints, plus the observables of the validation scenes.
+//! Scene assembly: XPBI particles in an `xpbd_core::Simulation` on a rough ground, with the
+//! position-correction constraints.
+//!
+//! The ground and any walls or obstacles are colliders of the XPBD core
+//! (`xpbd_core::contact::ColliderContacts`, one block shared by all of them): the same contact
+//! machinery, Coulomb friction (static = kinetic = `ground_friction`) and restitution (0) as for
+//! cloth and rope particles. Particle centres keep `r = ½Δx` from every collider surface.
 
 use nalgebra::SVector;
+use xpbd_core::contact::{Collider, ColliderContacts, ColliderId, ContactOptions, Friction, Shape};
 use xpbd_core::simulation::BlockHandle;
-use xpbd_core::{Particles, Simulation, SolverKind, SolverSettings};
+use xpbd_core::{BuildError, Particles, Simulation, SolverKind, SolverSettings};
 
-use crate::contact::{GroundPlane, SpacingConstraints};
+use crate::contact::SpacingConstraints;
 use crate::continuum::{XpbiContinuum, XpbiSettings};
 use crate::error::XpbiError;
 use crate::material::Material;
@@ -21,8 +27,13 @@ pub struct SceneOptions {
     pub iterations: usize,
     /// Solver sweep.
     pub solver: SolverKind,
-    /// Ground Coulomb coefficient (ground plane at height 0, normal along the last axis).
+    /// Ground Coulomb coefficient (static = kinetic) of the ground half-space at height 0
+    /// (normal along the last axis).
     pub ground_friction: f64,
+    /// Whether the ground collider at height 0 exists.
+    pub ground: bool,
+    /// XSPH coefficient c (XPBI: 0.01).
+    pub xsph: f64,
     /// XPBI position correction (pairs ≥ 0.75 Δx).
     pub spacing_constraints: bool,
     /// Implicit plasticity (in the loop) or semi-implicit.
@@ -43,6 +54,8 @@ impl SceneOptions {
             iterations: 10,
             solver: SolverKind::Coloured,
             ground_friction: 0.5,
+            ground: true,
+            xsph: 0.01,
             spacing_constraints: true,
             plasticity_in_loop: true,
             velocity_damping: 0.0,
@@ -58,6 +71,8 @@ pub struct ContinuumScene<const D: usize> {
     pub sim: Simulation<D>,
     /// Handle of the XPBI block.
     pub xpbi: BlockHandle<XpbiContinuum<D>>,
+    /// Handle of the collider block (ground, walls, obstacles).
+    pub colliders: BlockHandle<ColliderContacts<D>>,
     /// Options used.
     pub options: SceneOptions,
 }
@@ -93,8 +108,8 @@ pub fn lattice_box<const D: usize>(
 
 impl<const D: usize> ContinuumScene<D> {
     /// Builds the scene: one particle per position (mass ρΔx^d, rest volume Δx^d), the XPBI
-    /// block, the ground plane (centres kept ½Δx above height 0) and optionally the position
-    /// correction.
+    /// block, the core's collider block with the ground half-space (centres kept ½Δx above
+    /// height 0, Coulomb `ground_friction`) and optionally the position correction.
     pub fn new(
         positions: &[SVector<f64, D>],
         material: Material,
@@ -108,6 +123,7 @@ impl<const D: usize> ContinuumScene<D> {
         let members: Vec<u32> = (0..positions.len() as u32).collect();
         let mut xs = XpbiSettings::new(options.spacing);
         xs.plasticity_in_loop = options.plasticity_in_loop;
+        xs.xsph = options.xsph;
         let continuum = XpbiContinuum::new(
             &particles,
             members.clone(),
@@ -130,32 +146,64 @@ impl<const D: usize> ContinuumScene<D> {
             .spacing_constraints
             .then(|| SpacingConstraints::new(&particles, members.clone(), options.spacing));
         let mut sim = Simulation::new(particles, settings)?;
-        let mut up = SVector::<f64, D>::zeros();
-        up[D - 1] = 1.0;
-        sim.add_constraints(GroundPlane::new(
-            up,
-            0.5 * options.spacing,
-            options.ground_friction,
-            members,
-        ))?;
+        let mut contacts = ColliderContacts::new(0.5 * options.spacing, ContactOptions::default())
+            .map_err(BuildError::from)?
+            .only_particles(members.iter().map(|&m| m as usize));
+        if options.ground {
+            let mut up = SVector::<f64, D>::zeros();
+            up[D - 1] = 1.0;
+            contacts
+                .add_collider(
+                    Collider::fixed(Shape::HalfSpace {
+                        normal: up,
+                        offset: 0.0,
+                    })
+                    .with_friction(
+                        Friction::coulomb(options.ground_friction).map_err(BuildError::from)?,
+                    ),
+                )
+                .map_err(BuildError::from)?;
+        }
+        // Order kept from the first implementation: contacts, position correction, XPBI.
+        let colliders = sim.add_constraints(contacts)?;
         if let Some(s) = spacing {
             sim.add_constraints(s)?;
         }
         let xpbi = sim.add_constraints(continuum)?;
-        Ok(Self { sim, xpbi, options })
+        Ok(Self {
+            sim,
+            xpbi,
+            colliders,
+            options,
+        })
     }
 
-    /// Adds a rigid wall `normal·x ≥ offset` with Coulomb friction for all XPBI particles.
+    /// Adds a rigid wall: the half-space `normal·x ≤ offset` is solid, particle centres keep ½Δx
+    /// outside it; Coulomb coefficient `friction` (a core collider).
     pub fn add_wall(
         &mut self,
         normal: SVector<f64, D>,
         offset: f64,
         friction: f64,
-    ) -> Result<(), XpbiError> {
-        let members = self.continuum().members().to_vec();
-        self.sim
-            .add_constraints(GroundPlane::new(normal, offset, friction, members))?;
-        Ok(())
+    ) -> Result<ColliderId, XpbiError> {
+        let f = Friction::coulomb(friction).map_err(BuildError::from)?;
+        self.add_collider(Collider::fixed(Shape::HalfSpace { normal, offset }).with_friction(f))
+    }
+
+    /// Adds any core collider (sphere, box, capsule, SDF, kinematic or static) for the XPBI
+    /// particles.
+    pub fn add_collider(&mut self, collider: Collider<D>) -> Result<ColliderId, XpbiError> {
+        Ok(self
+            .sim
+            .block_mut(self.colliders)
+            .kind
+            .add_collider(collider)
+            .map_err(BuildError::from)?)
+    }
+
+    /// The collider block.
+    pub fn collider_contacts(&self) -> &ColliderContacts<D> {
+        &self.sim.block(self.colliders).kind
     }
 
     /// The XPBI block.

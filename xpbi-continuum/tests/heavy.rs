@@ -72,7 +72,7 @@ fn angle_of_repose_2d() {
         o.threads = 1;
         o.ground_friction = 1.0;
         let mut s = ContinuumScene::<2>::new(&x, Material::sand_with_friction(phi), o).unwrap();
-        s.add_wall(Vector2::new(1.0, 0.0), 0.5 * DX, 1.0).unwrap();
+        s.add_wall(Vector2::new(1.0, 0.0), 0.0, 1.0).unwrap();
         s.run_until(0.6).unwrap();
         let ob = pile_observables(s.positions(), &Vector2::zeros(), DX);
         println!(
