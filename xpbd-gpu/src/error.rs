@@ -87,4 +87,16 @@ pub enum GpuError {
     /// The step failed (non-finite or runaway state); the state was rolled back.
     #[error(transparent)]
     Step(#[from] StepError),
+    /// An XPBI model or step check failed (material, settings, CFL bound), as on the CPU.
+    #[error(transparent)]
+    Xpbi(#[from] xpbi_continuum::XpbiError),
+    /// The device state became non-finite (found by the per-step statistics pass, before the
+    /// next step runs; the state is left as it is for inspection).
+    #[error("non-finite {what} on the device after {steps} steps")]
+    NonFiniteState {
+        /// Which quantity (`"position"`, `"velocity"`).
+        what: &'static str,
+        /// Steps completed.
+        steps: u64,
+    },
 }

@@ -4,7 +4,7 @@
 //! `xpbd_core::spatial::{UniformGrid, NeighbourLists}` whenever f32 and f64 put every
 //! particle in the same cell and every pair on the same side of the radius.
 //!
-//! This is the first stage of XPBI on the GPU; the continuum solve itself is not ported.
+//! [`crate::xpbi`] runs the same kernels on device-resident positions every step.
 
 use std::sync::mpsc;
 
@@ -17,22 +17,24 @@ use crate::{GpuContext, GpuError};
 const WORKGROUP: u32 = 64;
 const MAX_GROUPS_PER_DIM: u32 = 65535;
 
+/// `struct GridParams` of `grid.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Pod, Zeroable)]
-struct GridParams {
-    origin_cell: [f32; 4],
-    dims: [u32; 4],
-    n_particles: u32,
-    radius: f32,
-    radius2: f32,
-    pad: u32,
+pub(crate) struct GridParams {
+    pub(crate) origin_cell: [f32; 4],
+    pub(crate) dims: [u32; 4],
+    pub(crate) n_particles: u32,
+    pub(crate) radius: f32,
+    pub(crate) radius2: f32,
+    pub(crate) pad: u32,
 }
 
+/// `struct ScanParams` of `scan.wgsl`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Pod, Zeroable)]
-struct ScanParams {
-    len: u32,
-    pad: [u32; 3],
+pub(crate) struct ScanParams {
+    pub(crate) len: u32,
+    pub(crate) pad: [u32; 3],
 }
 
 /// The grid and neighbour lists, read back from the device.
@@ -52,7 +54,7 @@ pub struct GpuNeighbours {
     pub indices: Vec<u32>,
 }
 
-fn groups(count: u32) -> (u32, u32) {
+pub(crate) fn groups(count: u32) -> (u32, u32) {
     let g = count.div_ceil(WORKGROUP).max(1);
     if g <= MAX_GROUPS_PER_DIM {
         (g, 1)
@@ -61,7 +63,7 @@ fn groups(count: u32) -> (u32, u32) {
     }
 }
 
-fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, len: usize) -> Result<Vec<u32>, GpuError> {
+pub(crate) fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, len: usize) -> Result<Vec<u32>, GpuError> {
     let bytes = 4 * len as u64;
     if bytes == 0 {
         return Ok(Vec::new());

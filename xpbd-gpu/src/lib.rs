@@ -49,9 +49,13 @@ pub mod scene;
 pub mod shaders;
 pub mod simulation;
 pub mod svd;
+pub mod xpbi;
+pub mod xpbi_scene;
 
 pub use backend::{ContactConstraints, CpuBackend, StepBackend};
 pub use context::{AdapterRequest, GpuContext, context_for_test};
 pub use error::GpuError;
 pub use scene::{Collider, MAX_COLLIDERS, Scene, SceneBlock};
 pub use simulation::GpuSimulation;
+pub use xpbi::GpuXpbi;
+pub use xpbi_scene::{Plane, XpbiGpuScene};

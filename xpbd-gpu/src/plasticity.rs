@@ -1,5 +1,6 @@
-//! The return mappings of `shaders/plasticity.wgsl` (von Mises, Drucker–Prager on Hencky
-//! strain, an XPBI building block), with a batch driver for testing and reuse.
+//! The return mappings of `shaders/plasticity.wgsl` (von Mises, Drucker–Prager, NACC,
+//! Herschel–Bulkley on Hencky strain, the XPBI materials), with a batch driver for testing and
+//! reuse.
 
 use std::sync::mpsc;
 
@@ -32,6 +33,54 @@ pub enum PlasticModel {
         /// Volume correction (Tampubolon et al. 2017).
         volume_correction: bool,
     },
+    /// Non-associated Cam-clay snow (Wolper et al. 2019), 3D.
+    Nacc {
+        /// Friction angle φ (degrees): `M = 6 sin φ / (3 − sin φ)` (3D).
+        friction_angle: f64,
+        /// Tension/compression ratio β.
+        beta: f64,
+        /// Hardening factor ξ.
+        xi: f64,
+    },
+    /// Herschel–Bulkley viscoplastic flow (Yue et al. 2015).
+    HerschelBulkley {
+        /// Yield stress τ_Y on ‖dev τ‖ (Pa).
+        yield_stress: f64,
+        /// Consistency η (Pa·s^h).
+        viscosity: f64,
+        /// Flow index h > 0.
+        exponent: f64,
+    },
+}
+
+impl PlasticModel {
+    /// The GPU description of an `xpbi_continuum` model (every model has one).
+    pub fn from_xpbi(model: &xpbi_continuum::plasticity::PlasticModel) -> Self {
+        use xpbi_continuum::plasticity::PlasticModel as M;
+        match *model {
+            M::Elastic => Self::Elastic,
+            M::VonMises(m) => Self::VonMises {
+                yield_stress: m.yield_stress,
+                hardening_modulus: m.hardening_modulus,
+            },
+            M::DruckerPrager(m) => Self::DruckerPrager {
+                friction_angle: m.friction_angle,
+                klar: m.hardening.map(|h| [h.h0, h.h1, h.h2, h.h3]),
+                cohesion: m.cohesion,
+                volume_correction: m.volume_correction,
+            },
+            M::Nacc(m) => Self::Nacc {
+                friction_angle: m.friction_angle,
+                beta: m.beta,
+                xi: m.xi,
+            },
+            M::HerschelBulkley(m) => Self::HerschelBulkley {
+                yield_stress: m.yield_stress,
+                viscosity: m.viscosity,
+                exponent: m.exponent,
+            },
+        }
+    }
 }
 
 /// `struct Plastic` of the shader.
@@ -48,15 +97,23 @@ pub struct GpuPlastic {
     volume_correction: u32,
     klar: u32,
     h: [f32; 4],
-    pad: [u32; 3],
+    beta: f32,
+    xi: f32,
+    nacc_m: f32,
+    viscosity: f32,
+    exponent: f32,
+    dt: f32,
+    pad: u32,
 }
 
 impl GpuPlastic {
-    /// Packs a model with Lamé parameters μ, λ (Pa).
-    pub fn new(model: &PlasticModel, mu: f64, lambda: f64) -> Self {
+    /// Packs a model with Lamé parameters μ, λ (Pa) and the step Δt (s; used by
+    /// Herschel–Bulkley only).
+    pub fn new(model: &PlasticModel, mu: f64, lambda: f64, dt: f64) -> Self {
         let mut p = Self::zeroed();
         p.mu = mu as f32;
         p.lambda = lambda as f32;
+        p.dt = dt as f32;
         match *model {
             PlasticModel::Elastic => p.model = 0,
             PlasticModel::VonMises {
@@ -81,6 +138,30 @@ impl GpuPlastic {
                     p.klar = 1;
                     p.h = h.map(|v| v as f32);
                 }
+            }
+            PlasticModel::Nacc {
+                friction_angle,
+                beta,
+                xi,
+            } => {
+                p.model = 3;
+                p.friction_angle = friction_angle as f32;
+                p.beta = beta as f32;
+                p.xi = xi as f32;
+                // M in f64, as xpbi_continuum::plasticity::Nacc::m(3).
+                let s = friction_angle.to_radians().sin();
+                let mc = (2.0f64 / 3.0).sqrt() * 2.0 * s / (3.0 - s);
+                p.nacc_m = (mc * 3.0 / (2.0f64 / 3.0).sqrt()) as f32;
+            }
+            PlasticModel::HerschelBulkley {
+                yield_stress,
+                viscosity,
+                exponent,
+            } => {
+                p.model = 4;
+                p.yield_stress = yield_stress as f32;
+                p.viscosity = viscosity as f32;
+                p.exponent = exponent as f32;
             }
         }
         p
@@ -110,6 +191,18 @@ pub fn return_map_batch(
     lambda: f64,
     items: &[Mapped],
 ) -> Result<Vec<Mapped>, GpuError> {
+    return_map_batch_dt(ctx, model, mu, lambda, 1e-3, items)
+}
+
+/// [`return_map_batch`] with the time step `dt` of the rate-dependent Herschel–Bulkley model.
+pub fn return_map_batch_dt(
+    ctx: &GpuContext,
+    model: &PlasticModel,
+    mu: f64,
+    lambda: f64,
+    dt: f64,
+    items: &[Mapped],
+) -> Result<Vec<Mapped>, GpuError> {
     let n = items.len();
     if n == 0 {
         return Ok(Vec::new());
@@ -121,7 +214,7 @@ pub fn return_map_batch(
         }
         input.push([s[0] as f32, s[1] as f32, 0.0, 0.0]);
     }
-    let params = GpuPlastic::new(model, mu, lambda);
+    let params = GpuPlastic::new(model, mu, lambda, dt);
     let device = ctx.device();
     let bytes = (16 * 4 * n) as u64;
     let (pipeline, params_buf, input_buf, output_buf, staging) = ctx.scoped(|| {

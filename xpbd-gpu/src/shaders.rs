@@ -34,6 +34,13 @@ pub const PLASTICITY_BATCH_MODULE: &str = concat!(
     include_str!("shaders/plasticity_batch.wgsl")
 );
 
+/// The XPBI step kernels; `svd3.wgsl` + `plasticity.wgsl` + `xpbi.wgsl` as one module.
+pub const XPBI_MODULE: &str = concat!(
+    include_str!("shaders/svd3.wgsl"),
+    include_str!("shaders/plasticity.wgsl"),
+    include_str!("shaders/xpbi.wgsl")
+);
+
 /// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
 /// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
@@ -44,6 +51,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("svd3_batch.wgsl", SVD3_BATCH_MODULE),
     ("plasticity.wgsl", PLASTICITY_MODULE),
     ("plasticity_batch.wgsl", PLASTICITY_BATCH_MODULE),
+    ("xpbi.wgsl", XPBI_MODULE),
 ];
 
 #[cfg(test)]
@@ -143,6 +151,44 @@ mod tests {
             layouter[handle].size as usize,
             std::mem::size_of::<GpuPlastic>()
         );
+    }
+
+    /// The XPBI module has every entry point the host dispatches, and its uniform struct has
+    /// the size of the Rust mirror.
+    #[test]
+    fn xpbi_module_entry_points_and_params_size() {
+        let (module, _) = validated("xpbi.wgsl", XPBI_MODULE);
+        let mut names: Vec<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        names.sort();
+        let mut want = crate::xpbi::XPBI_ENTRY_POINTS.to_vec();
+        want.sort();
+        assert_eq!(names, want);
+        let mut layouter = naga::proc::Layouter::default();
+        layouter.update(module.to_ctx()).unwrap();
+        let size_of = |name: &str| {
+            let (handle, _) = module
+                .types
+                .iter()
+                .find(|(_, t)| t.name.as_deref() == Some(name))
+                .unwrap_or_else(|| panic!("struct {name} not in the shader"));
+            layouter[handle].size as usize
+        };
+        assert_eq!(
+            size_of("XpbiParams"),
+            std::mem::size_of::<crate::xpbi::GpuXpbiParams>()
+        );
+        assert_eq!(size_of("Plastic"), std::mem::size_of::<GpuPlastic>());
+        // Storage bindings 1..=19 and the uniform at 0, as the host's bind group layout.
+        let bindings: Vec<u32> = module
+            .global_variables
+            .iter()
+            .filter_map(|(_, g)| g.binding.as_ref().map(|b| b.binding))
+            .collect();
+        assert_eq!(bindings.len() as u32, crate::xpbi::XPBI_STORAGE_BUFFERS + 1);
     }
 
     /// A broken shader is caught by the same check (the test above could not fail if the

@@ -7,12 +7,23 @@
 //                    δγ = ‖ε̂_s‖ + (3λ + 2μ)/(2μ) α tr ε_s;  δγ > 0: ε = ε_s − δγ ε̂_s/‖ε̂_s‖ + c₀1,
 //                    q += δγ;  α = √(2/3) 2 sin φ/(3 − sin φ), φ(q) = h₀ + (h₁q − h₃)e^{−h₂q}
 //                    (Klár et al. 2016) or constant; v_c += tr ε − tr ε_new (Tampubolon 2017).
+//   NACC (Wolper et al. 2019, Hencky form of xpbi_continuum::plasticity::nacc): κ = λ + 2μ/3,
+//                    p = −κ tr ε, q = √(3/2) 2μ‖ε̂‖, p₀ = κ(1e-5 + sinh(ξ max(−α, 0))),
+//                    y = (1+2β)q² + M²(p + βp₀)(p − p₀); p > p₀ / p < −βp₀: tips (ε̂ = 0);
+//                    y > 0: q_new = M √(−(p+βp₀)(p−p₀)/(1+2β)), ε̂ ← ε̂ q_new/q, α += (p_f − p)/κ
+//                    with p_f on the ray from the centre (1−β)p₀/2 (ziran's "fake p").
+//   Herschel–Bulkley (Yue et al. 2015): s_tr = 2μ‖ε̂‖ > τ_Y: s = τ_Y + t(s_tr − τ_Y) with t the root
+//                    in [0, 1] of t^{1/h} + c(t − 1) = 0, c = η^{1/h}(s_tr − τ_Y)^{1−1/h}/(2μΔt)
+//                    (bracketed Newton; h = 1: t = c/(1+c)); ε̂ ← ε̂ s/s_tr; q += ‖ε̂‖ − s/2μ.
 //
 // A function library: prepend svd3.wgsl, then this file, to a module that uses it.
 
 const MODEL_ELASTIC: u32 = 0u;
 const MODEL_VON_MISES: u32 = 1u;
 const MODEL_DRUCKER_PRAGER: u32 = 2u;
+const MODEL_NACC: u32 = 3u;
+const MODEL_HERSCHEL_BULKLEY: u32 = 4u;
+const HB_EPS: f32 = 1.1920929e-7;
 const MIN_SINGULAR_VALUE: f32 = 1e-4;
 
 struct Plastic {
@@ -32,9 +43,15 @@ struct Plastic {
     h1: f32,
     h2: f32,
     h3: f32,
+    // NACC: β, ξ and the critical-state slope M (computed in f64 on the host).
+    beta: f32,
+    xi: f32,
+    nacc_m: f32,
+    // Herschel–Bulkley: η (yield stress in `yield_stress`), exponent h, and the step Δt.
+    viscosity: f32,
+    exponent: f32,
+    dt: f32,
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
 // State: x = hardening q, y = volume correction v_c.
@@ -91,9 +108,125 @@ fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic) -> ReturnMapped 
         if changed && m.volume_correction != 0u {
             out.state.y = state.y + (eps.x + eps.y + eps.z) - (e.x + e.y + e.z);
         }
+    } else if m.model == MODEL_NACC {
+        let r = project_nacc(eps, state, m);
+        e = r.xyz;
+        out.state.x = r.w;
+    } else if m.model == MODEL_HERSCHEL_BULKLEY {
+        let dev = deviatoric(eps);
+        let norm = length(dev);
+        let s_trial = 2.0 * m.mu * norm;
+        if s_trial > m.yield_stress && norm != 0.0 {
+            let s = hb_relaxed_stress(s_trial, m);
+            e = vec3<f32>((eps.x + eps.y + eps.z) / 3.0) + dev * (s / s_trial);
+            out.state.x = state.x + norm - s / (2.0 * m.mu);
+        }
     }
     out.fe = mat3x3<f32>(vec3<f32>(e.x, 0.0, 0.0), vec3<f32>(0.0, e.y, 0.0), vec3<f32>(0.0, 0.0, e.z));
     return out;
+}
+
+// NACC projection: xyz = ε_new, w = new hardening α.
+fn project_nacc(eps: vec3<f32>, state: vec2<f32>, m: Plastic) -> vec4<f32> {
+    let kappa = m.lambda + 2.0 * m.mu / 3.0;
+    let p0 = kappa * (1e-5 + sinh(m.xi * max(-state.x, 0.0)));
+    let tr = eps.x + eps.y + eps.z;
+    let p = -kappa * tr;
+    let dev = deviatoric(eps);
+    let q = sqrt(1.5) * 2.0 * m.mu * length(dev);
+    var p_tip = 0.0;
+    var tip = false;
+    if p > p0 {
+        p_tip = p0;
+        tip = true;
+    } else if p < -m.beta * p0 {
+        p_tip = -m.beta * p0;
+        tip = true;
+    }
+    if tip {
+        let e_new = vec3<f32>(-p_tip / (kappa * 3.0));
+        return vec4<f32>(e_new, state.x + tr - (e_new.x + e_new.y + e_new.z));
+    }
+    let m2 = m.nacc_m * m.nacc_m;
+    let one_2b = 1.0 + 2.0 * m.beta;
+    let y = one_2b * q * q + m2 * (p + m.beta * p0) * (p - p0);
+    if y <= 0.0 || q == 0.0 {
+        return vec4<f32>(eps, state.x);
+    }
+    let q_new = sqrt(max(m2 * (-(p + m.beta * p0) * (p - p0)) / one_2b, 0.0));
+    let e_new = vec3<f32>(tr / 3.0) + dev * (q_new / q);
+    // Hardening: the ray from the ellipse centre (p_c, 0) through (p, q) meets the ellipse at p_f.
+    let pc = (1.0 - m.beta) * p0 / 2.0;
+    let len = sqrt((p - pc) * (p - pc) + q * q);
+    let dp = (p - pc) / len;
+    let dq = q / len;
+    let a = m2 * dp * dp + one_2b * dq * dq;
+    let b = m2 * dp * (2.0 * pc - p0 + m.beta * p0);
+    let c = m2 * (pc + m.beta * p0) * (pc - p0);
+    let l = (-b + sqrt(max(b * b - 4.0 * a * c, 0.0))) / (2.0 * a);
+    let p_fake = pc + l * dp;
+    return vec4<f32>(e_new, state.x + (p_fake - p) / kappa);
+}
+
+// Root t ∈ [0, 1] of t^{1/h} + c(t − 1) = 0 (c ≥ 0): bracketed Newton from t = 1/2 with a
+// bisection fallback, as xpbi_continuum::plasticity::solve_herschel_bulkley (f32 tolerances).
+fn hb_solve(c: f32, h: f32) -> f32 {
+    if c <= 0.0 {
+        return 0.0;
+    }
+    if c > 3.0e38 {
+        return 1.0;
+    }
+    let inv_h = 1.0 / h;
+    var lo = 0.0;
+    var hi = 1.0;
+    var t = 0.5;
+    for (var i = 0u; i < 100u; i++) {
+        let ft = pow(t, inv_h) + c * (t - 1.0);
+        if ft == 0.0 {
+            return t;
+        }
+        if ft < 0.0 {
+            lo = t;
+        } else {
+            hi = t;
+        }
+        let df = inv_h * pow(t, inv_h - 1.0) + c;
+        let step = ft / df;
+        if abs(step) <= 2.0 * HB_EPS * t {
+            return clamp(t - step, lo, hi);
+        }
+        let newton = t - step;
+        if newton > lo && newton < hi {
+            t = newton;
+        } else {
+            t = 0.5 * (lo + hi);
+        }
+        if hi - lo <= 4.0 * HB_EPS * hi {
+            break;
+        }
+    }
+    return t;
+}
+
+// Relaxed deviatoric stress norm s for a trial value s_tr > τ_Y.
+fn hb_relaxed_stress(s_trial: f32, m: Plastic) -> f32 {
+    let excess = s_trial - m.yield_stress;
+    if excess <= 0.0 {
+        return s_trial;
+    }
+    let inv_h = 1.0 / m.exponent;
+    var c = 0.0;
+    if m.viscosity > 0.0 {
+        c = pow(m.viscosity, inv_h) * pow(excess, 1.0 - inv_h) / (2.0 * m.mu * m.dt);
+    }
+    var t: f32;
+    if m.exponent == 1.0 {
+        t = c / (1.0 + c);
+    } else {
+        t = hb_solve(c, m.exponent);
+    }
+    return m.yield_stress + t * excess;
 }
 
 // Z(F): the elastic part of F and the updated (uncommitted) state.

@@ -1,0 +1,487 @@
+// XPBI step on the GPU (3D, f32): the kernels after the neighbour grid (grid.wgsl) of
+// xpbi_continuum's step (XPBI Algorithm 1 in candidate positions x = xⁿ + Δt v):
+//
+//   stats        bounding box of x and max |v|² (integer atomics on order-preserving keys,
+//                one per workgroup after a workgroup reduction: deterministic)
+//   volumes      Vₚⁿ = Vₚ⁰ det Fₚⁿ
+//   counts       constraints touching p (Jacobi averaging, as Simulation::count_incidence):
+//                planes + 1 + |N(p)| + |S(p)|, S(p) = {b ∈ N(p) : |x_bⁿ − x_pⁿ| < Δx}
+//   frozen       M_p = Σ_b V_b ∇W_b(x_p) ⊗ (x_b − x_p), L_p = pinv(M_p) (singular values
+//                |σ| < threshold dropped), q_b = V_b L_p ∇W_b(x_p) (xyz) and V_b W_pb (w) per
+//                neighbour slot, q_p = −Σ q_b, the reverse slot of p in b's list, and the
+//                Jacobi factor ω / max_{k ∈ {p}∪N(p), w_k > 0} count_k
+//   predict      λ ← 0; free particles v += Δt g, x = xⁿ + Δt v
+//   solve        Jacobi phase 1 per particle p (all against the same x):
+//                  XPBI  Δt∇v_p = Σ_k (x_k − x_kⁿ) q_kᵀ, F_tr = (I + Δt∇v_p)Fⁿ, F_E = Z(F_tr),
+//                        C = √(2Ψ(F_E)), G = P(F_E)Fⁿᵀ/C, α̃ = 1/(V⁰Δt²),
+//                        Δλ = s(−C − α̃λ)/(Σ_k w_k|G q_k|² + α̃), stores D_p = Δλ G
+//                  planes n·x ≥ d (unilateral, λ ≥ 0) with position-level Coulomb friction
+//                  spacing pairs |x_p − x_b| ≥ 0.75Δx (unilateral), both ends compute the
+//                        pair identically in canonical (min, max) order
+//   apply        Jacobi phase 2 (gather, no float atomics): x_p += w_p (D_p q_p +
+//                Σ_b D_b q_{b→p}) + plane and pair corrections
+//   velocities   v = (x − xⁿ)/Δt (then damped)
+//   xsph         v_p += c Σ_b V_b W_pb (v_b − v_p)  (into vtmp), then x = xⁿ + Δt v
+//   update_f     Fⁿ⁺¹ = Z((I + Δt∇v)Fⁿ) with the final velocities, hardening committed
+//
+// Prepend svd3.wgsl and plasticity.wgsl.
+
+const XWG: u32 = 64u;
+const MAX_PLANES: u32 = 4u;
+const C_AT_REST: f32 = 1e-12;
+const FLAG_IN_LOOP: u32 = 1u;
+const FLAG_SPACING: u32 = 2u;
+const FLAG_AVERAGED: u32 = 4u;
+const NO_SLOT: u32 = 0xffffffffu;
+
+struct XpbiParams {
+    n: u32,
+    n_planes: u32,
+    flags: u32,
+    _pad0: u32,
+    dt: f32,
+    inv_dt: f32,
+    omega: f32,
+    support: f32,
+    // σ₃/H³ of the Wendland C2 kernel.
+    kernel_scale: f32,
+    pinv_threshold: f32,
+    xsph: f32,
+    // 0.75 Δx.
+    min_distance: f32,
+    // Δx², the pair search radius of the position correction.
+    spacing2: f32,
+    // exp(−k Δt).
+    damping: f32,
+    _pad1: f32,
+    _pad2: f32,
+    gravity: vec4<f32>,
+    // xyz: unit normal, w: offset d of n·x ≥ d.
+    planes: array<vec4<f32>, 4>,
+    friction: vec4<f32>,
+    plastic: Plastic,
+}
+
+@group(0) @binding(0) var<uniform> xp: XpbiParams;
+@group(0) @binding(1) var<storage, read_write> x: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> xn: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> v: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> vtmp: array<vec4<f32>>;
+// (inverse mass, V⁰, Vⁿ, Jacobi factor of the particle's own XPBI constraint)
+@group(0) @binding(5) var<storage, read_write> pinfo: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> counts: array<u32>;
+@group(0) @binding(7) var<storage, read_write> fmat: array<mat3x3<f32>>;
+// (hardening, volume correction, 0, 0)
+@group(0) @binding(8) var<storage, read_write> pstate: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read_write> lam: array<f32>;
+@group(0) @binding(10) var<storage, read_write> lam_planes: array<vec4<f32>>;
+@group(0) @binding(11) var<storage, read_write> dmat: array<mat3x3<f32>>;
+@group(0) @binding(12) var<storage, read_write> qself: array<vec4<f32>>;
+@group(0) @binding(13) var<storage, read_write> dx_local: array<vec4<f32>>;
+@group(0) @binding(14) var<storage, read_write> nb_offsets: array<u32>;
+@group(0) @binding(15) var<storage, read_write> nb_indices: array<u32>;
+@group(0) @binding(16) var<storage, read_write> qw: array<vec4<f32>>;
+@group(0) @binding(17) var<storage, read_write> rev: array<u32>;
+@group(0) @binding(18) var<storage, read_write> lam_sp: array<f32>;
+// 0..3: min keys of x, 3..6: max keys, 6: max |v|² bits.
+@group(0) @binding(19) var<storage, read_write> stats_out: array<atomic<u32>>;
+
+var<workgroup> red: array<array<u32, 7>, 64>;
+
+fn tid(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return gid.x + gid.y * nwg.x * XWG;
+}
+
+fn outer(a: vec3<f32>, b: vec3<f32>) -> mat3x3<f32> {
+    return mat3x3<f32>(a * b.x, a * b.y, a * b.z);
+}
+
+fn det3(m: mat3x3<f32>) -> f32 {
+    return dot(m[0], cross(m[1], m[2]));
+}
+
+// Order-preserving u32 key of an f32 (NaN sorts above +∞).
+fn order_key(f: f32) -> u32 {
+    let b = bitcast<u32>(f);
+    if (b & 0x80000000u) != 0u {
+        return ~b;
+    }
+    return b | 0x80000000u;
+}
+
+// Wendland C2: W(r) = σ/H³ (1 − q)⁴(1 + 4q), q = r/H.
+fn kernel_w(r: f32) -> f32 {
+    let q = r / xp.support;
+    if q >= 1.0 {
+        return 0.0;
+    }
+    let a = 1.0 - q;
+    return xp.kernel_scale * a * a * a * a * (1.0 + 4.0 * q);
+}
+
+// ∇_{x_p} W(|x_p − x_b|) for d = x_p − x_b: d σ/H³ (−20/H²)(1 − q)³.
+fn kernel_grad(d: vec3<f32>) -> vec3<f32> {
+    let q = length(d) / xp.support;
+    if q >= 1.0 {
+        return vec3<f32>(0.0);
+    }
+    let a = 1.0 - q;
+    return d * (xp.kernel_scale * (-20.0 / (xp.support * xp.support)) * a * a * a);
+}
+
+fn is_spacing_pair(p: u32, b: u32) -> bool {
+    let d = xn[b].xyz - xn[p].xyz;
+    return (xp.flags & FLAG_SPACING) != 0u && dot(d, d) < xp.spacing2;
+}
+
+@compute @workgroup_size(64)
+fn stats(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+         @builtin(local_invocation_index) li: u32) {
+    let p = tid(gid, nwg);
+    var k = array<u32, 7>(0xffffffffu, 0xffffffffu, 0xffffffffu, 0u, 0u, 0u, 0u);
+    if p < xp.n {
+        let xx = x[p].xyz;
+        let vv = v[p].xyz;
+        for (var a = 0u; a < 3u; a++) {
+            k[a] = order_key(xx[a]);
+            k[3u + a] = k[a];
+        }
+        // |v|² ≥ 0 (or NaN): its bits order as u32.
+        k[6] = bitcast<u32>(dot(vv, vv));
+    }
+    red[li] = k;
+    workgroupBarrier();
+    for (var off = 32u; off > 0u; off /= 2u) {
+        if li < off {
+            for (var a = 0u; a < 3u; a++) {
+                red[li][a] = min(red[li][a], red[li + off][a]);
+                red[li][3u + a] = max(red[li][3u + a], red[li + off][3u + a]);
+            }
+            red[li][6] = max(red[li][6], red[li + off][6]);
+        }
+        workgroupBarrier();
+    }
+    if li == 0u {
+        for (var a = 0u; a < 3u; a++) {
+            atomicMin(&stats_out[a], red[0][a]);
+            atomicMax(&stats_out[3u + a], red[0][3u + a]);
+        }
+        atomicMax(&stats_out[6], red[0][6]);
+    }
+}
+
+@compute @workgroup_size(64)
+fn volumes(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    pinfo[p].z = pinfo[p].y * det3(fmat[p]);
+}
+
+@compute @workgroup_size(64)
+fn count_incidence(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    let begin = nb_offsets[p];
+    let end = nb_offsets[p + 1u];
+    var pairs = 0u;
+    for (var s = begin; s < end; s++) {
+        if is_spacing_pair(p, nb_indices[s]) {
+            pairs += 1u;
+        }
+    }
+    counts[p] = xp.n_planes + 1u + (end - begin) + pairs;
+}
+
+@compute @workgroup_size(64)
+fn frozen(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    let xp_n = xn[p].xyz;
+    let begin = nb_offsets[p];
+    let end = nb_offsets[p + 1u];
+    var m = mat3x3<f32>();
+    for (var s = begin; s < end; s++) {
+        let b = nb_indices[s];
+        let xb = xn[b].xyz;
+        m += outer(kernel_grad(xp_n - xb) * pinfo[b].z, xb - xp_n);
+    }
+    // pinv(M) = Σ_{|σ_i| ≥ threshold} v_i u_iᵀ / σ_i (rotation-variant SVD, as the CPU).
+    var l = mat3x3<f32>();
+    let finite = all(abs(m[0]) < vec3<f32>(3.0e38)) && all(abs(m[1]) < vec3<f32>(3.0e38))
+        && all(abs(m[2]) < vec3<f32>(3.0e38));
+    if finite {
+        let d = svd3(m);
+        for (var i = 0u; i < 3u; i++) {
+            if abs(d.sigma[i]) >= xp.pinv_threshold {
+                l += outer(d.v[i], d.u[i]) * (1.0 / d.sigma[i]);
+            }
+        }
+    }
+    var sum = vec3<f32>(0.0);
+    var max_count = 0u;
+    if pinfo[p].x > 0.0 {
+        max_count = counts[p];
+    }
+    for (var s = begin; s < end; s++) {
+        let b = nb_indices[s];
+        let xb = xn[b].xyz;
+        let vb = pinfo[b].z;
+        let q = l * kernel_grad(xp_n - xb) * vb;
+        qw[s] = vec4<f32>(q, vb * kernel_w(length(xb - xp_n)));
+        sum += q;
+        if pinfo[b].x > 0.0 {
+            max_count = max(max_count, counts[b]);
+        }
+        // Slot of p in b's list (lists are symmetric: |x_b − x_p|² is computed bit-identically
+        // from both ends).
+        var r = NO_SLOT;
+        for (var t = nb_offsets[b]; t < nb_offsets[b + 1u]; t++) {
+            if nb_indices[t] == p {
+                r = t;
+                break;
+            }
+        }
+        rev[s] = r;
+    }
+    qself[p] = vec4<f32>(-sum, 0.0);
+    var factor = xp.omega;
+    if (xp.flags & FLAG_AVERAGED) != 0u {
+        factor = xp.omega / f32(max(max_count, 1u));
+    }
+    pinfo[p].w = factor;
+}
+
+@compute @workgroup_size(64)
+fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    lam[p] = 0.0;
+    lam_planes[p] = vec4<f32>(0.0);
+    for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
+        lam_sp[s] = 0.0;
+    }
+    if pinfo[p].x > 0.0 {
+        let vv = v[p].xyz + xp.gravity.xyz * xp.dt;
+        v[p] = vec4<f32>(vv, 0.0);
+        x[p] = vec4<f32>(xn[p].xyz + vv * xp.dt, 0.0);
+    }
+}
+
+// Jacobi factor of a constraint on particles a, b (as JacobiRelaxation::factor).
+fn pair_factor(a: u32, b: u32) -> f32 {
+    if (xp.flags & FLAG_AVERAGED) == 0u {
+        return xp.omega;
+    }
+    var c = 0u;
+    if pinfo[a].x > 0.0 {
+        c = counts[a];
+    }
+    if pinfo[b].x > 0.0 {
+        c = max(c, counts[b]);
+    }
+    return xp.omega / f32(max(c, 1u));
+}
+
+@compute @workgroup_size(64)
+fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    let begin = nb_offsets[p];
+    let end = nb_offsets[p + 1u];
+    let xp_c = x[p].xyz;
+    let wp = pinfo[p].x;
+    // --- the XPBI constraint of p ---
+    let qp = qself[p].xyz;
+    var g = outer(xp_c - xn[p].xyz, qp);
+    for (var s = begin; s < end; s++) {
+        let b = nb_indices[s];
+        g += outer(x[b].xyz - xn[b].xyz, qw[s].xyz);
+    }
+    let f_n = fmat[p];
+    let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
+    let f_trial = (identity + g) * f_n;
+    let d = svd3(f_trial);
+    let eps = log(max(d.sigma, vec3<f32>(MIN_SINGULAR_VALUE)));
+    var e = eps;
+    if (xp.flags & FLAG_IN_LOOP) != 0u && xp.plastic.model != MODEL_ELASTIC {
+        let r = project_strain(eps, pstate[p].xy, xp.plastic);
+        e = vec3<f32>(r.fe[0][0], r.fe[1][1], r.fe[2][2]);
+    }
+    let mu = xp.plastic.mu;
+    let la = xp.plastic.lambda;
+    let tr = e.x + e.y + e.z;
+    let psi = mu * dot(e, e) + 0.5 * la * tr * tr;
+    let c = sqrt(max(2.0 * psi, 0.0));
+    var gf = mat3x3<f32>();
+    var value = 0.0;
+    if c > C_AT_REST {
+        value = c;
+        let sig = exp(e);
+        let dd = (2.0 * mu * e + vec3<f32>(la * tr)) / sig / c;
+        let us = mat3x3<f32>(d.u[0] * dd.x, d.u[1] * dd.y, d.u[2] * dd.z);
+        gf = us * transpose(d.v) * transpose(f_n);
+    }
+    var wsum = wp * dot(gf * qp, gf * qp);
+    for (var s = begin; s < end; s++) {
+        let b = nb_indices[s];
+        let gq = gf * qw[s].xyz;
+        wsum += pinfo[b].x * dot(gq, gq);
+    }
+    let alpha_tilde = xp.inv_dt * xp.inv_dt / pinfo[p].y;
+    let denom = wsum + alpha_tilde;
+    var dl = 0.0;
+    if denom > 1.1754944e-38 {
+        dl = (-value - alpha_tilde * lam[p]) / denom * pinfo[p].w;
+    }
+    lam[p] += dl;
+    dmat[p] = gf * dl;
+    // --- planes n·x ≥ d with Coulomb friction (one constraint each, stencil {p}) ---
+    var corr = vec3<f32>(0.0);
+    var lp = lam_planes[p];
+    for (var i = 0u; i < xp.n_planes; i++) {
+        let nrm = xp.planes[i].xyz;
+        let cv = dot(nrm, xp_c) - xp.planes[i].w;
+        if (cv >= 0.0 && lp[i] <= 0.0) || wp <= 0.0 {
+            continue;
+        }
+        var dlp = -cv / wp * pair_factor(p, p);
+        dlp = max(lp[i] + dlp, 0.0) - lp[i];
+        lp[i] += dlp;
+        var xs = xp_c + nrm * (wp * dlp);
+        let mu_f = xp.friction[i];
+        if mu_f > 0.0 && lp[i] > 0.0 {
+            let dsp = xs - xn[p].xyz;
+            let dt_vec = dsp - nrm * dot(nrm, dsp);
+            let len = length(dt_vec);
+            if len > 0.0 {
+                let allowed = mu_f * wp * lp[i];
+                if len <= allowed {
+                    xs -= dt_vec;
+                } else {
+                    xs -= dt_vec * (allowed / len);
+                }
+            }
+        }
+        corr += xs - xp_c;
+    }
+    lam_planes[p] = lp;
+    // --- position correction pairs |x_i − x_j| − 0.75Δx ≥ 0, canonical i < j ---
+    for (var s = begin; s < end; s++) {
+        let b = nb_indices[s];
+        if !is_spacing_pair(p, b) {
+            continue;
+        }
+        let i = min(p, b);
+        let j = max(p, b);
+        let dv = x[i].xyz - x[j].xyz;
+        let len = length(dv);
+        var nrm = vec3<f32>(0.0);
+        if len > 0.0 {
+            nrm = dv / len;
+        }
+        let cv = len - xp.min_distance;
+        if cv >= 0.0 && lam_sp[s] <= 0.0 {
+            continue;
+        }
+        let ws = pinfo[i].x * dot(nrm, nrm) + pinfo[j].x * dot(nrm, nrm);
+        if ws <= 1.1754944e-38 {
+            continue;
+        }
+        var dls = -cv / ws * pair_factor(i, j);
+        dls = max(lam_sp[s] + dls, 0.0) - lam_sp[s];
+        lam_sp[s] += dls;
+        if p == i {
+            corr += nrm * (wp * dls);
+        } else {
+            corr -= nrm * (wp * dls);
+        }
+    }
+    dx_local[p] = vec4<f32>(corr, 0.0);
+}
+
+@compute @workgroup_size(64)
+fn apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    let wp = pinfo[p].x;
+    if wp <= 0.0 {
+        return;
+    }
+    var dx = dmat[p] * qself[p].xyz;
+    for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
+        let r = rev[s];
+        if r != NO_SLOT {
+            dx += dmat[nb_indices[s]] * qw[r].xyz;
+        }
+    }
+    x[p] = vec4<f32>(x[p].xyz + dx * wp + dx_local[p].xyz, 0.0);
+}
+
+@compute @workgroup_size(64)
+fn velocities(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    var vv = (x[p].xyz - xn[p].xyz) * xp.inv_dt;
+    if pinfo[p].x > 0.0 {
+        vv *= xp.damping;
+    }
+    v[p] = vec4<f32>(vv, 0.0);
+}
+
+@compute @workgroup_size(64)
+fn xsph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    let vp = v[p].xyz;
+    var dv = vec3<f32>(0.0);
+    for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
+        dv += (v[nb_indices[s]].xyz - vp) * qw[s].w;
+    }
+    vtmp[p] = vec4<f32>(vp + dv * xp.xsph, 0.0);
+}
+
+@compute @workgroup_size(64)
+fn xsph_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    if pinfo[p].x > 0.0 {
+        let vv = vtmp[p].xyz;
+        v[p] = vec4<f32>(vv, 0.0);
+        x[p] = vec4<f32>(xn[p].xyz + vv * xp.dt, 0.0);
+    }
+}
+
+@compute @workgroup_size(64)
+fn update_f(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    var g = outer(x[p].xyz - xn[p].xyz, qself[p].xyz);
+    for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
+        let b = nb_indices[s];
+        g += outer(x[b].xyz - xn[b].xyz, qw[s].xyz);
+    }
+    let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
+    let r = return_map((identity + g) * fmat[p], pstate[p].xy, xp.plastic);
+    fmat[p] = r.fe;
+    pstate[p] = vec4<f32>(r.state, 0.0, 0.0);
+}

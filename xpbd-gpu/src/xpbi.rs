@@ -1,0 +1,917 @@
+//! XPBI on the GPU (3D, f32): the step of `xpbi_continuum` (XPBI Algorithm 1 in candidate
+//! positions, Jacobi solver) with the state resident on the device.
+//!
+//! Per step ([`GpuXpbi::step`]):
+//!
+//! 1. `stats` (bounding box of x, max |v|²), read back: the CFL check
+//!    `Δt ≤ cfl · H / max|v|` of `XpbiContinuum::check_time_step` and a non-finite check run on
+//!    the host *before* the step, which then changes nothing on failure.
+//! 2. `xⁿ ← x`; the neighbour grid of `grid.wgsl` on xⁿ (cell = support H, counting sort with
+//!    prefix sum, per-cell index sort, CSR lists |x_b − x_p| < H in the CPU's order); the list
+//!    length is read back to size the per-neighbour buffers (which only grow).
+//! 3. `shaders/xpbi.wgsl`: volumes, constraint counts, frozen data (L_p by SVD pseudo-inverse,
+//!    corrected weights, reverse slots, Jacobi factors), prediction, `iterations` × (solve,
+//!    apply), velocities, XSPH, F update, all in one submission.
+//!
+//! The semantics are those of `ContinuumScene` with `SolverKind::Jacobi { ω, averaged }`:
+//! ground plane, walls and XPBI position correction are constraint blocks of the same Jacobi
+//! sweep, each computed against the same positions, corrections summed per particle by a
+//! gather (no float atomics, so results are bit-identical run to run).
+
+use std::sync::{Arc, mpsc};
+
+use bytemuck::{Pod, Zeroable};
+use nalgebra::{Matrix3, Vector3};
+
+use crate::grid::{GridParams, ScanParams, groups};
+use crate::plasticity::{GpuPlastic, PlasticModel};
+use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
+use crate::{GpuContext, GpuError};
+
+/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, bindings 1–19).
+pub const XPBI_STORAGE_BUFFERS: u32 = 19;
+
+const FLAG_IN_LOOP: u32 = 1;
+const FLAG_SPACING: u32 = 2;
+const FLAG_AVERAGED: u32 = 4;
+
+/// `struct XpbiParams` of `xpbi.wgsl`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable)]
+pub struct GpuXpbiParams {
+    n: u32,
+    n_planes: u32,
+    flags: u32,
+    pad0: u32,
+    dt: f32,
+    inv_dt: f32,
+    omega: f32,
+    support: f32,
+    kernel_scale: f32,
+    pinv_threshold: f32,
+    xsph: f32,
+    min_distance: f32,
+    spacing2: f32,
+    damping: f32,
+    pad1: [f32; 2],
+    gravity: [f32; 4],
+    planes: [[f32; 4]; MAX_PLANES],
+    friction: [f32; 4],
+    plastic: GpuPlastic,
+}
+
+/// Names of the `xpbi.wgsl` entry points, in the order of [`Pipes`].
+pub const XPBI_ENTRY_POINTS: [&str; 11] = [
+    "stats",
+    "volumes",
+    "count_incidence",
+    "frozen",
+    "predict",
+    "solve",
+    "apply",
+    "velocities",
+    "xsph",
+    "xsph_apply",
+    "update_f",
+];
+
+#[derive(Debug)]
+struct Pipes {
+    xpbi: Vec<wgpu::ComputePipeline>,
+    layout: wgpu::BindGroupLayout,
+    bin: wgpu::ComputePipeline,
+    scatter: wgpu::ComputePipeline,
+    sort_cells: wgpu::ComputePipeline,
+    count_nb: wgpu::ComputePipeline,
+    fill_nb: wgpu::ComputePipeline,
+    scan: wgpu::ComputePipeline,
+}
+
+/// Per-particle buffers (fixed size) and growable per-cell / per-neighbour buffers.
+#[derive(Debug)]
+struct Buffers {
+    params: wgpu::Buffer,
+    grid_params: wgpu::Buffer,
+    scan_cells: wgpu::Buffer,
+    scan_parts: wgpu::Buffer,
+    // Bindings 1..=19 of xpbi.wgsl, in order.
+    x: wgpu::Buffer,
+    xn: wgpu::Buffer,
+    v: wgpu::Buffer,
+    vtmp: wgpu::Buffer,
+    pinfo: wgpu::Buffer,
+    counts: wgpu::Buffer,
+    fmat: wgpu::Buffer,
+    pstate: wgpu::Buffer,
+    lam: wgpu::Buffer,
+    lam_planes: wgpu::Buffer,
+    dmat: wgpu::Buffer,
+    qself: wgpu::Buffer,
+    dx_local: wgpu::Buffer,
+    nb_offsets: wgpu::Buffer,
+    nb_indices: wgpu::Buffer,
+    qw: wgpu::Buffer,
+    rev: wgpu::Buffer,
+    lam_sp: wgpu::Buffer,
+    stats: wgpu::Buffer,
+    // Grid.
+    cell_of: wgpu::Buffer,
+    counters: wgpu::Buffer,
+    cell_start: wgpu::Buffer,
+    sorted: wgpu::Buffer,
+    cell_capacity: usize,
+    slot_capacity: usize,
+}
+
+/// An XPBI continuum on the device (see the module docs).
+#[derive(Debug)]
+pub struct GpuXpbi {
+    ctx: Arc<GpuContext>,
+    n: usize,
+    iterations: usize,
+    xsph: f64,
+    cfl: f64,
+    support: f64,
+    params: GpuXpbiParams,
+    plastic_model: PlasticModel,
+    lame: (f64, f64),
+    velocity_damping: f64,
+    pipes: Pipes,
+    bufs: Buffers,
+    group: Option<wgpu::BindGroup>,
+    neighbours: usize,
+    steps: u64,
+    time: f64,
+}
+
+fn storage_bytes(len: usize, stride: usize) -> u64 {
+    (len.max(1) * stride) as u64
+}
+
+fn mat_cols(m: &Matrix3<f64>) -> [[f32; 4]; 3] {
+    core::array::from_fn(|j| [m[(0, j)] as f32, m[(1, j)] as f32, m[(2, j)] as f32, 0.0])
+}
+
+/// Inverse of `order_key` in `xpbi.wgsl`.
+fn from_order_key(k: u32) -> f32 {
+    let b = if k & 0x8000_0000 != 0 {
+        k & 0x7fff_ffff
+    } else {
+        !k
+    };
+    f32::from_bits(b)
+}
+
+impl GpuXpbi {
+    /// Uploads a continuum. Fails with a typed error on invalid input, on a device that binds
+    /// fewer than [`XPBI_STORAGE_BUFFERS`] storage buffers, or when a buffer exceeds the
+    /// device's binding size.
+    pub fn new(ctx: Arc<GpuContext>, scene: &XpbiGpuScene) -> Result<Self, GpuError> {
+        scene.validate()?;
+        let limits = ctx.limits();
+        if limits.max_storage_buffers_per_shader_stage < XPBI_STORAGE_BUFFERS {
+            return Err(GpuError::LimitTooLow {
+                limit: "max_storage_buffers_per_shader_stage",
+                available: limits.max_storage_buffers_per_shader_stage as u64,
+                required: XPBI_STORAGE_BUFFERS as u64,
+            });
+        }
+        let n = scene.positions.len();
+        if n == 0 || n >= u32::MAX as usize / 2 {
+            return Err(GpuError::Build(xpbd_core::BuildError::InvalidSetting {
+                field: "particle count",
+                value: n as f64,
+                reason: "must be in 1..2^31",
+            }));
+        }
+        check_binding(&ctx, "fmat", storage_bytes(n, 48))?;
+        let s = &scene.settings;
+        let support = s.support();
+        let lame = scene.material.lame();
+        let plastic_model = PlasticModel::from_xpbi(&scene.material.plasticity);
+        let mut planes = [[0.0f32; 4]; MAX_PLANES];
+        let mut friction = [0.0f32; 4];
+        for (i, pl) in scene.planes.iter().enumerate() {
+            let nrm = pl.normal.normalize();
+            planes[i] = [nrm.x as f32, nrm.y as f32, nrm.z as f32, pl.offset as f32];
+            friction[i] = pl.friction as f32;
+        }
+        let flags = if s.plasticity_in_loop { FLAG_IN_LOOP } else { 0 }
+            | if scene.spacing_constraints { FLAG_SPACING } else { 0 }
+            | if scene.averaged { FLAG_AVERAGED } else { 0 };
+        let params = GpuXpbiParams {
+            n: n as u32,
+            n_planes: scene.planes.len() as u32,
+            flags,
+            pad0: 0,
+            dt: 0.0,
+            inv_dt: 0.0,
+            omega: scene.omega as f32,
+            support: support as f32,
+            kernel_scale: (21.0 / (2.0 * std::f64::consts::PI) / support.powi(3)) as f32,
+            pinv_threshold: s.pinv_threshold as f32,
+            xsph: s.xsph as f32,
+            min_distance: (0.75 * s.spacing) as f32,
+            spacing2: (s.spacing * s.spacing) as f32,
+            damping: 1.0,
+            pad1: [0.0; 2],
+            gravity: [
+                scene.gravity.x as f32,
+                scene.gravity.y as f32,
+                scene.gravity.z as f32,
+                0.0,
+            ],
+            planes,
+            friction,
+            plastic: GpuPlastic::new(&plastic_model, lame.mu, lame.lambda, 1e-4),
+        };
+        let pipes = ctx.scoped(|| make_pipes(ctx.device()))?;
+        let bufs = ctx.scoped(|| make_buffers(ctx.device(), n))?;
+        let mut sim = Self {
+            ctx,
+            n,
+            iterations: scene.iterations,
+            xsph: s.xsph,
+            cfl: s.cfl,
+            support,
+            params,
+            plastic_model,
+            lame: (lame.mu, lame.lambda),
+            velocity_damping: scene.velocity_damping,
+            pipes,
+            bufs,
+            group: None,
+            neighbours: 0,
+            steps: 0,
+            time: 0.0,
+        };
+        sim.upload(scene)?;
+        Ok(sim)
+    }
+
+    fn upload(&mut self, scene: &XpbiGpuScene) -> Result<(), GpuError> {
+        let q = self.ctx.queue();
+        let vec4 = |v: &[Vector3<f64>]| -> Vec<[f32; 4]> {
+            v.iter()
+                .map(|a| [a.x as f32, a.y as f32, a.z as f32, 0.0])
+                .collect()
+        };
+        let pinfo: Vec<[f32; 4]> = (0..self.n)
+            .map(|i| [scene.inv_mass[i] as f32, scene.rest_volume[i] as f32, 0.0, 0.0])
+            .collect();
+        let f: Vec<[[f32; 4]; 3]> = scene.deformation_gradients.iter().map(mat_cols).collect();
+        let st: Vec<[f32; 4]> = scene
+            .plastic_states
+            .iter()
+            .map(|s| [s[0] as f32, s[1] as f32, 0.0, 0.0])
+            .collect();
+        let sp = ScanParams {
+            len: self.n as u32,
+            pad: [0; 3],
+        };
+        self.ctx.scoped(|| {
+            q.write_buffer(&self.bufs.scan_parts, 0, bytemuck::bytes_of(&sp));
+            q.write_buffer(&self.bufs.x, 0, bytemuck::cast_slice(&vec4(&scene.positions)));
+            q.write_buffer(&self.bufs.v, 0, bytemuck::cast_slice(&vec4(&scene.velocities)));
+            q.write_buffer(&self.bufs.pinfo, 0, bytemuck::cast_slice(&pinfo));
+            q.write_buffer(&self.bufs.fmat, 0, bytemuck::cast_slice(&f));
+            q.write_buffer(&self.bufs.pstate, 0, bytemuck::cast_slice(&st));
+        })
+    }
+
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether there are no particles (never: construction requires at least one).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Simulated time (s).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Σ_p |N(p)| of the last neighbour search.
+    pub fn total_neighbours(&self) -> usize {
+        self.neighbours
+    }
+
+    /// The context.
+    pub fn context(&self) -> &Arc<GpuContext> {
+        &self.ctx
+    }
+
+    /// One XPBI step of `dt` (see the module docs). On an error nothing has changed.
+    pub fn step(&mut self, dt: f64) -> Result<(), GpuError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(xpbd_core::StepError::NonPositiveTimeStep { dt }.into());
+        }
+        self.set_dt(dt)?;
+        self.rebuild()?;
+        let device = self.ctx.device();
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let group = self.group.as_ref().ok_or_else(|| GpuError::Wgpu("no bind group".into()))?;
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_bind_group(0, group, &[]);
+            let (gx, gy) = groups(self.n as u32);
+            let mut run = |i: usize| {
+                pass.set_pipeline(&self.pipes.xpbi[i]);
+                pass.dispatch_workgroups(gx, gy, 1);
+            };
+            run(4); // predict
+            for _ in 0..self.iterations {
+                run(5); // solve
+                run(6); // apply
+            }
+            run(7); // velocities
+            if self.xsph > 0.0 {
+                run(8);
+                run(9);
+            }
+            run(10); // update_f
+        }
+        self.ctx.scoped(|| {
+            self.ctx.queue().submit([enc.finish()]);
+        })?;
+        self.steps += 1;
+        self.time += dt;
+        Ok(())
+    }
+
+    fn set_dt(&mut self, dt: f64) -> Result<(), GpuError> {
+        self.params.dt = dt as f32;
+        self.params.inv_dt = (1.0 / dt) as f32;
+        self.params.damping = (-self.velocity_damping * dt).exp() as f32;
+        self.params.plastic = GpuPlastic::new(&self.plastic_model, self.lame.0, self.lame.1, dt);
+        // Statistics of the current state: CFL and finiteness, before anything changes.
+        let (lo, hi, vmax) = self.stats()?;
+        if !(lo.iter().chain(&hi).all(|c| c.is_finite())) {
+            return Err(GpuError::NonFiniteState {
+                what: "position",
+                steps: self.steps,
+            });
+        }
+        if !vmax.is_finite() {
+            return Err(GpuError::NonFiniteState {
+                what: "velocity",
+                steps: self.steps,
+            });
+        }
+        let bound = self.cfl * self.support / vmax;
+        if dt > bound {
+            return Err(xpbi_continuum::XpbiError::TimeStepOverCfl {
+                dt,
+                bound,
+                max_speed: vmax,
+            }
+            .into());
+        }
+        let q = self.ctx.queue();
+        q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&self.params));
+        self.grid_setup(lo, hi)
+    }
+
+    /// Bounding box of x and max |v| on the device.
+    fn stats(&mut self) -> Result<([f64; 3], [f64; 3], f64), GpuError> {
+        self.ensure_group()?;
+        let q = self.ctx.queue();
+        let init: [u32; 8] = [u32::MAX, u32::MAX, u32::MAX, 0, 0, 0, 0, 0];
+        q.write_buffer(&self.bufs.stats, 0, bytemuck::cast_slice(&init));
+        // The params uniform must hold n (it always does after construction).
+        q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&self.params));
+        let mut enc = self.ctx.device().create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_bind_group(0, self.group.as_ref(), &[]);
+            pass.set_pipeline(&self.pipes.xpbi[0]);
+            let (gx, gy) = groups(self.n as u32);
+            pass.dispatch_workgroups(gx, gy, 1);
+        }
+        self.ctx.scoped(|| q.submit([enc.finish()]))?;
+        let raw: Vec<u32> = bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.stats, 0, 32)?);
+        let lo = core::array::from_fn(|a| from_order_key(raw[a]) as f64);
+        let hi = core::array::from_fn(|a| from_order_key(raw[3 + a]) as f64);
+        let v2 = f32::from_bits(raw[6]) as f64;
+        Ok((lo, hi, v2.sqrt()))
+    }
+
+    /// Grid dimensions from the bounding box (cell = H, origin at the minimum, as
+    /// `UniformGrid::build`), cell buffers grown if needed.
+    fn grid_setup(&mut self, lo: [f64; 3], hi: [f64; 3]) -> Result<(), GpuError> {
+        let cell = self.support;
+        let limit = (64 * self.n).max(1 << 22);
+        let mut dims = [1usize; 3];
+        let mut cells = 1usize;
+        for k in 0..3 {
+            let extent = ((hi[k] - lo[k]) / cell).floor();
+            if extent >= limit as f64 {
+                return Err(GpuError::Unsupported {
+                    what: format!("grid extent {extent} cells along axis {k}"),
+                    reason: "particles are spread over too many cells",
+                });
+            }
+            dims[k] = extent as usize + 1;
+            cells = cells.saturating_mul(dims[k]);
+        }
+        if cells > limit {
+            return Err(GpuError::Unsupported {
+                what: format!("{cells} grid cells"),
+                reason: "particles are spread over too many cells",
+            });
+        }
+        if cells + 1 > self.bufs.cell_capacity {
+            let cap = (cells + 1) + (cells + 1) / 2;
+            check_binding(&self.ctx, "grid cells", storage_bytes(cap, 4))?;
+            let device = self.ctx.device();
+            let (counters, cell_start) = self.ctx.scoped(|| {
+                (
+                    storage(device, "counters", storage_bytes(cap, 4)),
+                    storage(device, "cell_start", storage_bytes(cap, 4)),
+                )
+            })?;
+            self.bufs.counters = counters;
+            self.bufs.cell_start = cell_start;
+            self.bufs.cell_capacity = cap;
+        }
+        let gp = GridParams {
+            origin_cell: [lo[0] as f32, lo[1] as f32, lo[2] as f32, cell as f32],
+            dims: [dims[0] as u32, dims[1] as u32, dims[2] as u32, cells as u32],
+            n_particles: self.n as u32,
+            radius: cell as f32,
+            radius2: (cell * cell) as f32,
+            pad: 0,
+        };
+        let q = self.ctx.queue();
+        q.write_buffer(&self.bufs.grid_params, 0, bytemuck::bytes_of(&gp));
+        let sp = ScanParams {
+            len: cells as u32,
+            pad: [0; 3],
+        };
+        q.write_buffer(&self.bufs.scan_cells, 0, bytemuck::bytes_of(&sp));
+        Ok(())
+    }
+
+    /// xⁿ ← x, neighbour grid and lists on xⁿ, then the frozen per-step data (volumes,
+    /// counts, L_p, corrected weights). Called by [`Self::step`] after [`Self::set_dt`].
+    fn rebuild(&mut self) -> Result<(), GpuError> {
+        let ctx = self.ctx.clone();
+        let device = ctx.device();
+        let q = ctx.queue();
+        let n = self.n as u32;
+        let b = &self.bufs;
+        let (gx, gy) = groups(n);
+        let cells_bytes = 4 * self.bufs.cell_capacity as u64;
+        let bind = |pipe: &wgpu::ComputePipeline, entries: &[(u32, &wgpu::Buffer)]| {
+            let entries: Vec<wgpu::BindGroupEntry> = entries
+                .iter()
+                .map(|(i, buf)| wgpu::BindGroupEntry {
+                    binding: *i,
+                    resource: buf.as_entire_binding(),
+                })
+                .collect();
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: None,
+                layout: &pipe.get_bind_group_layout(0),
+                entries: &entries,
+            })
+        };
+        let p = &self.pipes;
+        let groups_grid = self.ctx.scoped(|| {
+            [
+                bind(&p.bin, &[(0, &b.grid_params), (1, &b.xn), (2, &b.cell_of), (3, &b.counters)]),
+                bind(&p.scan, &[(0, &b.scan_cells), (1, &b.cell_start)]),
+                bind(&p.scatter, &[(0, &b.grid_params), (2, &b.cell_of), (3, &b.counters), (5, &b.sorted)]),
+                bind(&p.sort_cells, &[(0, &b.grid_params), (4, &b.cell_start), (5, &b.sorted)]),
+                bind(
+                    &p.count_nb,
+                    &[
+                        (0, &b.grid_params),
+                        (1, &b.xn),
+                        (4, &b.cell_start),
+                        (5, &b.sorted),
+                        (6, &b.nb_offsets),
+                        (7, &b.nb_indices),
+                    ],
+                ),
+                bind(&p.scan, &[(0, &b.scan_parts), (1, &b.nb_offsets)]),
+            ]
+        })?;
+        let [g_bin, g_scan_cells, g_scatter, g_sort, g_count, g_scan_parts] = &groups_grid;
+        let max_cells = (self.bufs.cell_capacity - 1) as u32;
+        let mut enc = device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(&b.x, 0, &b.xn, 0, None);
+        enc.clear_buffer(&b.counters, 0, None);
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&p.bin);
+            pass.set_bind_group(0, g_bin, &[]);
+            pass.dispatch_workgroups(gx, gy, 1);
+        }
+        enc.copy_buffer_to_buffer(&b.counters, 0, &b.cell_start, 0, Some(cells_bytes));
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&p.scan);
+            pass.set_bind_group(0, g_scan_cells, &[]);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
+        enc.copy_buffer_to_buffer(&b.cell_start, 0, &b.counters, 0, Some(cells_bytes));
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&p.scatter);
+            pass.set_bind_group(0, g_scatter, &[]);
+            pass.dispatch_workgroups(gx, gy, 1);
+            pass.set_pipeline(&p.sort_cells);
+            pass.set_bind_group(0, g_sort, &[]);
+            let (cx, cy) = groups(max_cells);
+            pass.dispatch_workgroups(cx, cy, 1);
+            pass.set_pipeline(&p.count_nb);
+            pass.set_bind_group(0, g_count, &[]);
+            pass.dispatch_workgroups(gx, gy, 1);
+            pass.set_pipeline(&p.scan);
+            pass.set_bind_group(0, g_scan_parts, &[]);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
+        self.ctx.scoped(|| q.submit([enc.finish()]))?;
+        let total_raw = read_bytes(&self.ctx, &self.bufs.nb_offsets, 4 * self.n as u64, 4)?;
+        let total = u32::from_le_bytes([total_raw[0], total_raw[1], total_raw[2], total_raw[3]]) as usize;
+        self.neighbours = total;
+        if total > self.bufs.slot_capacity {
+            let cap = total + total / 4 + 16;
+            check_binding(&self.ctx, "neighbour weights", storage_bytes(cap, 16))?;
+            let device = self.ctx.device();
+            let (nb_indices, qw, rev, lam_sp) = self.ctx.scoped(|| {
+                (
+                    storage(device, "nb_indices", storage_bytes(cap, 4)),
+                    storage(device, "qw", storage_bytes(cap, 16)),
+                    storage(device, "rev", storage_bytes(cap, 4)),
+                    storage(device, "lam_sp", storage_bytes(cap, 4)),
+                )
+            })?;
+            self.bufs.nb_indices = nb_indices;
+            self.bufs.qw = qw;
+            self.bufs.rev = rev;
+            self.bufs.lam_sp = lam_sp;
+            self.bufs.slot_capacity = cap;
+            self.group = None;
+        }
+        self.ensure_group()?;
+        let b = &self.bufs;
+        let p = &self.pipes;
+        let g_fill = self.ctx.scoped(|| {
+            bind_entries(
+                device,
+                &p.fill_nb.get_bind_group_layout(0),
+                &[
+                    (0, &b.grid_params),
+                    (1, &b.xn),
+                    (4, &b.cell_start),
+                    (5, &b.sorted),
+                    (6, &b.nb_offsets),
+                    (7, &b.nb_indices),
+                ],
+            )
+        })?;
+        let mut enc = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&p.fill_nb);
+            pass.set_bind_group(0, &g_fill, &[]);
+            pass.dispatch_workgroups(gx, gy, 1);
+            pass.set_bind_group(0, self.group.as_ref(), &[]);
+            for i in 1..=3 {
+                pass.set_pipeline(&p.xpbi[i]); // volumes, count_incidence, frozen
+                pass.dispatch_workgroups(gx, gy, 1);
+            }
+        }
+        self.ctx.scoped(|| {
+            q.submit([enc.finish()]);
+        })
+    }
+
+    fn ensure_group(&mut self) -> Result<(), GpuError> {
+        if self.group.is_some() {
+            return Ok(());
+        }
+        let b = &self.bufs;
+        let list: [&wgpu::Buffer; 20] = [
+            &b.params,
+            &b.x,
+            &b.xn,
+            &b.v,
+            &b.vtmp,
+            &b.pinfo,
+            &b.counts,
+            &b.fmat,
+            &b.pstate,
+            &b.lam,
+            &b.lam_planes,
+            &b.dmat,
+            &b.qself,
+            &b.dx_local,
+            &b.nb_offsets,
+            &b.nb_indices,
+            &b.qw,
+            &b.rev,
+            &b.lam_sp,
+            &b.stats,
+        ];
+        let entries: Vec<(u32, &wgpu::Buffer)> =
+            list.iter().enumerate().map(|(i, b)| (i as u32, *b)).collect();
+        let group = self
+            .ctx
+            .scoped(|| bind_entries(self.ctx.device(), &self.pipes.layout, &entries))?;
+        self.group = Some(group);
+        Ok(())
+    }
+
+    /// Runs only the per-step rebuild at the current positions (xⁿ ← x, grid, L_p, corrected
+    /// weights) with time step `dt`, for inspection by [`Self::frozen_data`]; the state is
+    /// unchanged.
+    pub fn rebuild_frozen_data(&mut self, dt: f64) -> Result<(), GpuError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(xpbd_core::StepError::NonPositiveTimeStep { dt }.into());
+        }
+        self.set_dt(dt)?;
+        self.rebuild()
+    }
+
+    /// The frozen data of the last rebuild: CSR offsets, neighbour indices, the corrected
+    /// weights `q_b = V_b L_p ∇W_b(x_p)` per neighbour slot and `q_p = −Σ_b q_b` per particle.
+    #[allow(clippy::type_complexity)]
+    pub fn frozen_data(
+        &self,
+    ) -> Result<(Vec<u32>, Vec<u32>, Vec<Vector3<f64>>, Vec<Vector3<f64>>), GpuError> {
+        let total = self.neighbours;
+        let offsets: Vec<u32> =
+            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.nb_offsets, 0, 4 * (self.n as u64 + 1))?);
+        let indices: Vec<u32> = if total == 0 {
+            Vec::new()
+        } else {
+            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.nb_indices, 0, 4 * total as u64)?)
+        };
+        let q = if total == 0 {
+            Vec::new()
+        } else {
+            self.read_vec4(&self.bufs.qw, total)?
+        };
+        let qs = self.read_vec4(&self.bufs.qself, self.n)?;
+        Ok((offsets, indices, q, qs))
+    }
+
+    fn read_vec4(&self, buf: &wgpu::Buffer, len: usize) -> Result<Vec<Vector3<f64>>, GpuError> {
+        let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, buf, 0, 16 * len as u64)?);
+        Ok(raw
+            .iter()
+            .map(|a| Vector3::new(a[0] as f64, a[1] as f64, a[2] as f64))
+            .collect())
+    }
+
+    /// Positions (downloaded).
+    pub fn positions(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        self.read_vec4(&self.bufs.x, self.n)
+    }
+
+    /// Velocities (downloaded).
+    pub fn velocities(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        self.read_vec4(&self.bufs.v, self.n)
+    }
+
+    /// Elastic deformation gradients Fⁿ (downloaded).
+    pub fn deformation_gradients(&self) -> Result<Vec<Matrix3<f64>>, GpuError> {
+        let raw: Vec<[[f32; 4]; 3]> =
+            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.fmat, 0, 48 * self.n as u64)?);
+        Ok(raw
+            .iter()
+            .map(|c| Matrix3::from_fn(|i, j| c[j][i] as f64))
+            .collect())
+    }
+
+    /// Plastic states `[hardening, volume correction]` (downloaded).
+    pub fn plastic_states(&self) -> Result<Vec<[f64; 2]>, GpuError> {
+        let raw: Vec<[f32; 4]> =
+            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.pstate, 0, 16 * self.n as u64)?);
+        Ok(raw.iter().map(|a| [a[0] as f64, a[1] as f64]).collect())
+    }
+
+    /// All device state as bytes (x, v, F, plastic state), for bit-identity checks.
+    pub fn state_bytes(&self) -> Result<Vec<u8>, GpuError> {
+        let n = self.n as u64;
+        let mut out = read_bytes(&self.ctx, &self.bufs.x, 0, 16 * n)?;
+        out.extend(read_bytes(&self.ctx, &self.bufs.v, 0, 16 * n)?);
+        out.extend(read_bytes(&self.ctx, &self.bufs.fmat, 0, 48 * n)?);
+        out.extend(read_bytes(&self.ctx, &self.bufs.pstate, 0, 16 * n)?);
+        Ok(out)
+    }
+
+    /// Waits until the submitted steps have run (for timing).
+    pub fn finish(&self) -> Result<(), GpuError> {
+        self.ctx.wait()
+    }
+}
+
+fn check_binding(ctx: &GpuContext, buffer: &'static str, bytes: u64) -> Result<(), GpuError> {
+    let limits = ctx.limits();
+    let bind = limits.max_storage_buffer_binding_size as u64;
+    if bytes > bind {
+        return Err(GpuError::BufferTooLarge {
+            buffer,
+            bytes,
+            limit: bind,
+            limit_name: "max_storage_buffer_binding_size",
+        });
+    }
+    if bytes > limits.max_buffer_size {
+        return Err(GpuError::BufferTooLarge {
+            buffer,
+            bytes,
+            limit: limits.max_buffer_size,
+            limit_name: "max_buffer_size",
+        });
+    }
+    Ok(())
+}
+
+fn storage(device: &wgpu::Device, label: &str, bytes: u64) -> wgpu::Buffer {
+    use wgpu::BufferUsages as U;
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: bytes.max(16).next_multiple_of(16),
+        usage: U::STORAGE | U::COPY_SRC | U::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+fn bind_entries(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    entries: &[(u32, &wgpu::Buffer)],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = entries
+        .iter()
+        .map(|(i, buf)| wgpu::BindGroupEntry {
+            binding: *i,
+            resource: buf.as_entire_binding(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout,
+        entries: &entries,
+    })
+}
+
+fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
+    use wgpu::BufferUsages as U;
+    let uniform = |label: &str, bytes: u64| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: bytes.next_multiple_of(16),
+            usage: U::UNIFORM | U::COPY_DST,
+            mapped_at_creation: false,
+        })
+    };
+    let s = |label: &str, stride: usize| storage(device, label, storage_bytes(n, stride));
+    let nb_offsets = storage(device, "nb_offsets", storage_bytes(n + 1, 4));
+    let scan_parts = uniform("scan particles", 16);
+    Buffers {
+        params: uniform("xpbi params", std::mem::size_of::<GpuXpbiParams>() as u64),
+        grid_params: uniform("grid params", std::mem::size_of::<GridParams>() as u64),
+        scan_cells: uniform("scan cells", 16),
+        scan_parts,
+        x: s("x", 16),
+        xn: s("xn", 16),
+        v: s("v", 16),
+        vtmp: s("vtmp", 16),
+        pinfo: s("pinfo", 16),
+        counts: s("counts", 4),
+        fmat: s("fmat", 48),
+        pstate: s("pstate", 16),
+        lam: s("lam", 4),
+        lam_planes: s("lam_planes", 16),
+        dmat: s("dmat", 48),
+        qself: s("qself", 16),
+        dx_local: s("dx_local", 16),
+        nb_offsets,
+        nb_indices: storage(device, "nb_indices", 16),
+        qw: storage(device, "qw", 16),
+        rev: storage(device, "rev", 16),
+        lam_sp: storage(device, "lam_sp", 16),
+        stats: storage(device, "stats", 32),
+        cell_of: s("cell_of", 4),
+        counters: storage(device, "counters", 16),
+        cell_start: storage(device, "cell_start", 16),
+        sorted: s("sorted", 4),
+        cell_capacity: 4,
+        slot_capacity: 0,
+    }
+}
+
+fn make_pipes(device: &wgpu::Device) -> Pipes {
+    let module = |label: &str, src: &str| {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(src.into()),
+        })
+    };
+    let xpbi = module("xpbi", crate::shaders::XPBI_MODULE);
+    let grid = module("grid.wgsl", crate::shaders::GRID_WGSL);
+    let scan = module("scan.wgsl", crate::shaders::SCAN_WGSL);
+    let mut entries = vec![wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }];
+    for b in 1..=XPBI_STORAGE_BUFFERS {
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: b,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        });
+    }
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("xpbi"),
+        entries: &entries,
+    });
+    let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("xpbi"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let make = |m: &wgpu::ShaderModule, layout: Option<&wgpu::PipelineLayout>, entry: &str| {
+        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout,
+            module: m,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    };
+    Pipes {
+        xpbi: XPBI_ENTRY_POINTS
+            .iter()
+            .map(|e| make(&xpbi, Some(&pl), e))
+            .collect(),
+        layout,
+        bin: make(&grid, None, "bin"),
+        scatter: make(&grid, None, "scatter"),
+        sort_cells: make(&grid, None, "sort_cells"),
+        count_nb: make(&grid, None, "count_neighbours"),
+        fill_nb: make(&grid, None, "fill_neighbours"),
+        scan: make(&scan, None, "exclusive_scan"),
+    }
+}
+
+/// Copies `bytes` bytes at `offset` of `src` to the host.
+pub(crate) fn read_bytes(
+    ctx: &GpuContext,
+    src: &wgpu::Buffer,
+    offset: u64,
+    bytes: u64,
+) -> Result<Vec<u8>, GpuError> {
+    if bytes == 0 {
+        return Ok(Vec::new());
+    }
+    let device = ctx.device();
+    let size = bytes.next_multiple_of(4);
+    let staging = ctx.scoped(|| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("xpbi readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    })?;
+    let mut enc = device.create_command_encoder(&Default::default());
+    enc.copy_buffer_to_buffer(src, offset, &staging, 0, Some(size));
+    ctx.scoped(|| ctx.queue().submit([enc.finish()]))?;
+    let slice = staging.slice(..);
+    let (tx, rx) = mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    ctx.wait()?;
+    rx.recv()
+        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
+        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
+    let out = slice
+        .get_mapped_range()
+        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
+        .to_vec();
+    staging.unmap();
+    Ok(out[..bytes as usize].to_vec())
+}

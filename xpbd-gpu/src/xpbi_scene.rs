@@ -1,0 +1,254 @@
+//! The description of an XPBI continuum for the GPU ([`crate::xpbi::GpuXpbi`]): particles,
+//! material, XPBI settings, solver and planes, in f64, taken from a CPU
+//! `xpbi_continuum::scene::ContinuumScene<3>` by [`XpbiGpuScene::from_cpu`] so that both paths
+//! start from the same state.
+
+use nalgebra::{Matrix3, Vector3};
+use xpbd_core::SolverKind;
+use xpbi_continuum::continuum::XpbiSettings;
+use xpbi_continuum::material::Material;
+use xpbi_continuum::scene::ContinuumScene;
+
+use crate::GpuError;
+
+/// Planes per scene (the ground plus up to three walls).
+pub const MAX_PLANES: usize = 4;
+
+/// A rigid half-space `normal·x ≥ offset` with Coulomb friction, as
+/// `xpbi_continuum::contact::GroundPlane` (the normal is normalised).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plane {
+    /// Outward normal (need not be unit length; normalised on upload).
+    pub normal: Vector3<f64>,
+    /// Offset `d` of `n·x ≥ d` (with the normalised n).
+    pub offset: f64,
+    /// Coulomb coefficient μ ≥ 0.
+    pub friction: f64,
+}
+
+/// An XPBI continuum ready for upload (f64; converted to f32 by [`crate::xpbi::GpuXpbi::new`]).
+#[derive(Debug, Clone)]
+pub struct XpbiGpuScene {
+    /// Positions (m).
+    pub positions: Vec<Vector3<f64>>,
+    /// Velocities (m/s).
+    pub velocities: Vec<Vector3<f64>>,
+    /// Inverse masses (0 = pinned).
+    pub inv_mass: Vec<f64>,
+    /// Rest volumes V⁰ (m³).
+    pub rest_volume: Vec<f64>,
+    /// Elastic deformation gradients Fⁿ.
+    pub deformation_gradients: Vec<Matrix3<f64>>,
+    /// Plastic states `[hardening, volume correction]`.
+    pub plastic_states: Vec<[f64; 2]>,
+    /// The material (all five plasticity models are supported).
+    pub material: Material,
+    /// Kernel support, pseudo-inverse threshold, XSPH, implicit/semi-implicit plasticity.
+    pub settings: XpbiSettings,
+    /// Jacobi iterations per step.
+    pub iterations: usize,
+    /// Jacobi relaxation ω ∈ (0, 2].
+    pub omega: f64,
+    /// Scale each constraint by ω / (largest constraint count of its particles).
+    pub averaged: bool,
+    /// Gravity (m/s²).
+    pub gravity: Vector3<f64>,
+    /// Velocity damping k (1/s): `v ← e^{−kΔt} v` for free particles.
+    pub velocity_damping: f64,
+    /// XPBI position correction (pairs kept ≥ 0.75 Δx apart).
+    pub spacing_constraints: bool,
+    /// Ground and walls.
+    pub planes: Vec<Plane>,
+}
+
+impl XpbiGpuScene {
+    /// The state and model of a CPU scene: every particle must be a member of the XPBI block,
+    /// with no kinematic target and no external force; the solver must be Jacobi (the GPU's
+    /// solver), one substep. The CPU scene's ground plane (normal `e_z`, offset `Δx/2`,
+    /// `options.ground_friction`) is added; `walls` must list the planes added with
+    /// `ContinuumScene::add_wall`, in order (their parameters are private to the CPU block,
+    /// so their number is checked against the scene's blocks).
+    pub fn from_cpu(scene: &ContinuumScene<3>, walls: &[Plane]) -> Result<Self, GpuError> {
+        let sim = &scene.sim;
+        let p = sim.particles();
+        let n = p.len();
+        let c = scene.continuum();
+        let unsupported = |what: String, reason: &'static str| GpuError::Unsupported { what, reason };
+        if c.members().len() != n || c.members().iter().enumerate().any(|(i, &m)| m as usize != i) {
+            return Err(unsupported(
+                "XPBI block over a subset of the particles".into(),
+                "the GPU XPBI path simulates continuum particles only",
+            ));
+        }
+        if let Some(i) = p.kinematic_target.iter().position(Option::is_some) {
+            return Err(unsupported(
+                format!("kinematic target of particle {i}"),
+                "pin the particle (inverse mass 0) instead",
+            ));
+        }
+        if let Some(i) = p.force.iter().position(|f| f.norm() != 0.0) {
+            return Err(unsupported(
+                format!("external force on particle {i}"),
+                "only gravity is applied on the GPU",
+            ));
+        }
+        let settings = sim.settings();
+        if settings.substeps != 1 {
+            return Err(unsupported(
+                format!("{} substeps", settings.substeps),
+                "XPBI runs one substep per step",
+            ));
+        }
+        let (omega, averaged) = match settings.solver {
+            SolverKind::Jacobi { omega, averaged } => (omega, averaged),
+            other => {
+                return Err(unsupported(
+                    format!("solver {}", other.short_name()),
+                    "the GPU XPBI path implements the Jacobi solver only (coloured Gauss-Seidel is not ported)",
+                ));
+            }
+        };
+        let expected = 2 + usize::from(scene.options.spacing_constraints) + walls.len();
+        if sim.blocks().len() != expected {
+            return Err(unsupported(
+                format!(
+                    "{} constraint blocks (expected {expected}: ground, position correction, XPBI and {} walls)",
+                    sim.blocks().len(),
+                    walls.len()
+                ),
+                "pass every wall of the CPU scene in `walls`",
+            ));
+        }
+        let mut planes = vec![Plane {
+            normal: Vector3::z(),
+            offset: 0.5 * scene.options.spacing,
+            friction: scene.options.ground_friction,
+        }];
+        planes.extend_from_slice(walls);
+        Ok(Self {
+            positions: p.x.clone(),
+            velocities: p.v.clone(),
+            inv_mass: p.inv_mass.clone(),
+            rest_volume: c.rest_volumes().to_vec(),
+            deformation_gradients: c.deformation_gradients().to_vec(),
+            plastic_states: c
+                .plastic_states()
+                .iter()
+                .map(|s| [s.hardening, s.volume_correction])
+                .collect(),
+            material: *c.material(),
+            settings: *c.settings(),
+            iterations: settings.iterations,
+            omega,
+            averaged,
+            gravity: settings.gravity,
+            velocity_damping: settings.velocity_damping,
+            spacing_constraints: scene.options.spacing_constraints,
+            planes,
+        })
+    }
+
+    /// Checks sizes, finiteness and ranges (the material and settings were checked by the CPU
+    /// constructor; they are checked again here for hand-built descriptions).
+    pub fn validate(&self) -> Result<(), GpuError> {
+        let n = self.positions.len();
+        let invalid = |field: &'static str, value: f64, reason: &'static str| {
+            GpuError::Build(xpbd_core::BuildError::InvalidSetting {
+                field,
+                value,
+                reason,
+            })
+        };
+        for (field, len) in [
+            ("velocities length", self.velocities.len()),
+            ("inv_mass length", self.inv_mass.len()),
+            ("rest_volume length", self.rest_volume.len()),
+            ("deformation_gradients length", self.deformation_gradients.len()),
+            ("plastic_states length", self.plastic_states.len()),
+        ] {
+            if len != n {
+                return Err(invalid(field, len as f64, "must equal the number of positions"));
+            }
+        }
+        self.material.validate()?;
+        for i in 0..n {
+            let finite = self.positions[i].iter().all(|c| c.is_finite())
+                && self.velocities[i].iter().all(|c| c.is_finite())
+                && self.deformation_gradients[i].iter().all(|c| c.is_finite())
+                && self.plastic_states[i].iter().all(|c| c.is_finite());
+            if !finite {
+                return Err(xpbd_core::BuildError::NonFiniteState {
+                    particle: i,
+                    field: "position, velocity, F or plastic state",
+                }
+                .into());
+            }
+            if !(self.inv_mass[i].is_finite() && self.inv_mass[i] >= 0.0) {
+                return Err(invalid("inv_mass", self.inv_mass[i], "must be finite and >= 0"));
+            }
+            if !(self.rest_volume[i].is_finite() && self.rest_volume[i] > 0.0) {
+                return Err(invalid("rest_volume", self.rest_volume[i], "must be finite and > 0"));
+            }
+        }
+        if self.iterations == 0 {
+            return Err(invalid("iterations", 0.0, "must be >= 1"));
+        }
+        if !(self.omega.is_finite() && self.omega > 0.0 && self.omega <= 2.0) {
+            return Err(invalid("omega", self.omega, "Jacobi relaxation must lie in (0, 2]"));
+        }
+        if !(self.velocity_damping.is_finite() && self.velocity_damping >= 0.0) {
+            return Err(invalid("velocity_damping", self.velocity_damping, "must be finite and >= 0"));
+        }
+        if !self.gravity.iter().all(|c| c.is_finite()) {
+            return Err(invalid("gravity", f64::NAN, "must be finite"));
+        }
+        let s = &self.settings;
+        for (field, value) in [
+            ("spacing", s.spacing),
+            ("support_over_spacing", s.support_over_spacing),
+            ("pinv_threshold", s.pinv_threshold),
+            ("cfl", s.cfl),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(invalid(field, value, "must be finite and > 0"));
+            }
+        }
+        if !(s.xsph.is_finite() && (0.0..=1.0).contains(&s.xsph)) {
+            return Err(invalid("xsph", s.xsph, "must lie in [0, 1]"));
+        }
+        if self.planes.len() > MAX_PLANES {
+            return Err(GpuError::Unsupported {
+                what: format!("{} planes", self.planes.len()),
+                reason: "at most 4 planes (ground + 3 walls)",
+            });
+        }
+        for (i, pl) in self.planes.iter().enumerate() {
+            let len = pl.normal.norm();
+            if !(len.is_finite() && len > 0.0) {
+                return Err(GpuError::InvalidCollider {
+                    index: i,
+                    field: "normal length",
+                    value: len,
+                    reason: "must be finite and > 0",
+                });
+            }
+            if !pl.offset.is_finite() {
+                return Err(GpuError::InvalidCollider {
+                    index: i,
+                    field: "offset",
+                    value: pl.offset,
+                    reason: "must be finite",
+                });
+            }
+            if !(pl.friction.is_finite() && pl.friction >= 0.0) {
+                return Err(GpuError::InvalidCollider {
+                    index: i,
+                    field: "friction",
+                    value: pl.friction,
+                    reason: "must be finite and >= 0",
+                });
+            }
+        }
+        Ok(())
+    }
+}
