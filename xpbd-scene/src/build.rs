@@ -9,13 +9,18 @@
 use std::path::Path;
 
 use xpbd_core::builders::cloth::interior_edges;
+use xpbd_core::constraint::ConstraintSet;
 use xpbd_core::constraint::{
     DihedralBendingConstraints, DistanceConstraints, IsometricBendingConstraints,
     NeoHookeanTetConstraints,
 };
 use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Pose, Shape};
 use xpbd_core::mesh::TetMesh;
+use xpbd_core::simulation::BlockHandle;
 use xpbd_core::{BuildError, Particles, Simulation, SolverSettings, Vector};
+use xpbi_continuum::contact::SpacingConstraints;
+use xpbi_continuum::continuum::{XpbiContinuum, XpbiSettings};
+use xpbi_continuum::plasticity::PlasticModel;
 
 use crate::error::SceneError;
 use crate::export::{Topology, segment_length, tet_volume, triangle_area};
@@ -33,6 +38,57 @@ pub struct BuiltScene {
     pub scene: SceneFile,
     /// Frames completed so far.
     pub frame: usize,
+    /// The XPBI blocks, one per `[[continuum]]` in file order.
+    pub continua: Vec<ContinuumBlock>,
+    /// A typed handle for every block, in `sim.blocks()` order (checkpoint restore).
+    pub(crate) handles: Vec<AnyBlock>,
+}
+
+/// A `[[continuum]]`'s XPBI block.
+#[derive(Debug, Clone, Copy)]
+pub struct ContinuumBlock {
+    /// The block (`sim.block(handle).kind` is the [`XpbiContinuum`]).
+    pub handle: BlockHandle<XpbiContinuum<3>>,
+    /// Material id (index into `topology.material_names`).
+    pub material: u32,
+}
+
+/// A typed handle to any block a scene builds, for mutable access through [`ConstraintSet`]
+/// (the simulation hands out mutable blocks by typed handle only).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum AnyBlock {
+    Distance(BlockHandle<DistanceConstraints>),
+    Dihedral(BlockHandle<DihedralBendingConstraints>),
+    Isometric(BlockHandle<IsometricBendingConstraints>),
+    Tets(BlockHandle<NeoHookeanTetConstraints<3>>),
+    Contacts(BlockHandle<ColliderContacts<3>>),
+    Spacing(BlockHandle<SpacingConstraints<3>>),
+    Xpbi(BlockHandle<XpbiContinuum<3>>),
+}
+
+impl AnyBlock {
+    /// The block, mutably.
+    pub(crate) fn get_mut<'a>(&self, sim: &'a mut Simulation<3>) -> &'a mut dyn ConstraintSet<3> {
+        match *self {
+            Self::Distance(h) => sim.block_mut(h),
+            Self::Dihedral(h) => sim.block_mut(h),
+            Self::Isometric(h) => sim.block_mut(h),
+            Self::Tets(h) => sim.block_mut(h),
+            Self::Contacts(h) => sim.block_mut(h),
+            Self::Spacing(h) => sim.block_mut(h),
+            Self::Xpbi(h) => sim.block_mut(h),
+        }
+    }
+}
+
+/// A continuum's particles and settings, between sampling and block construction.
+struct PendingContinuum {
+    field: String,
+    material_id: u32,
+    material: xpbi_continuum::Material,
+    members: std::ops::Range<usize>,
+    settings: XpbiSettings,
+    position_correction: bool,
 }
 
 fn v3(a: [f64; 3]) -> Vector<3> {
@@ -202,7 +258,7 @@ impl<'a> Assembler<'a> {
                 });
             }
             for &i in &t {
-                mass[i] += mat.density * v / 4.0;
+                mass[i] += mat.density() * v / 4.0;
             }
         }
         for (i, m) in mass.iter_mut().enumerate() {
@@ -212,7 +268,7 @@ impl<'a> Assembler<'a> {
         }
         let base = self.push_particles(vertices, &mass, material);
         let mut c =
-            NeoHookeanTetConstraints::new(youngs, mat.poisson).map_err(self.build_err(field))?;
+            NeoHookeanTetConstraints::new(youngs, mat.poisson()).map_err(self.build_err(field))?;
         for &t in tets {
             let g = t.map(|i| i + base);
             c.add(&self.particles, &g).map_err(self.build_err(field))?;
@@ -251,7 +307,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             "a sheet material needs `thickness` (m)",
         )?;
         let [nx, ny] = c.resolution;
-        let m = mat.density * thickness * c.size[0] * c.size[1] / (nx * ny) as f64;
+        let m = mat.density() * thickness * c.size[0] * c.size[1] / (nx * ny) as f64;
         let mut x = Vec::with_capacity(nx * ny);
         let mut mass = vec![m; nx * ny];
         for j in 0..ny {
@@ -284,7 +340,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         let x: Vec<Vector<3>> = (0..n)
             .map(|i| p0 + (p1 - p0) * (i as f64 / r.links as f64))
             .collect();
-        let mut mass = vec![mat.density * area * length / n as f64; n];
+        let mut mass = vec![mat.density() * area * length / n as f64; n];
         if r.pin_start {
             mass[0] = 0.0;
         }
@@ -364,7 +420,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                 // Lumped mass: a third of each triangle's ρ t A per corner.
                 let mut mass = vec![0.0; x.len()];
                 for &t in &imported.triangles {
-                    let am = mat.density * thickness * triangle_area(&x, t) / 3.0;
+                    let am = mat.density() * thickness * triangle_area(&x, t) / 3.0;
                     t.iter().for_each(|&i| mass[i] += am);
                 }
                 for &p in &pins {
@@ -379,6 +435,73 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                 a.sheet(&field, &tris, mat, mid, BendingModel::None)?;
             }
         }
+    }
+    let mut pending = Vec::new();
+    for (k, c) in scene.continuum.iter().enumerate() {
+        let field = format!("continuum[{k}]");
+        let (mid, mat) = a.material(&field, &c.material)?;
+        let youngs = a.require(
+            &format!("{field}.material.youngs"),
+            mat.youngs,
+            "a continuum needs `youngs` (Pa) or a `preset`",
+        )?;
+        let material = xpbi_continuum::Material {
+            density: mat.density(),
+            youngs_modulus: youngs,
+            poisson_ratio: mat.poisson(),
+            plasticity: mat
+                .plasticity
+                .as_ref()
+                .map_or(PlasticModel::Elastic, |p| p.model()),
+        };
+        let xerr = |f: String| {
+            move |source| SceneError::Continuum {
+                file: file.to_path_buf(),
+                field: f.clone(),
+                source,
+            }
+        };
+        material
+            .validate()
+            .map_err(xerr(format!("{field}.material")))?;
+        let (x, pinned) = crate::continuum::sample(c);
+        if x.is_empty() {
+            return Err(SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                field: format!("{field}.region"),
+                value: format!("{:?}", c.region),
+                reason: "no lattice point of the spacing lies in the region",
+            });
+        }
+        let settings = c.xpbi.settings(c.spacing);
+        // CFL at the start, Δt_sub ≤ cfl · H / |v₀| (xpbi_continuum's check_time_step).
+        let h = scene.time.dt / scene.solver.substeps as f64;
+        let speed = v3(c.velocity).norm();
+        let bound = settings.cfl * settings.support() / speed;
+        if h > bound {
+            return Err(SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                field: format!("{field}.velocity"),
+                value: format!("{:?}", c.velocity),
+                reason: "the substep dt/substeps exceeds the CFL bound cfl * support / |velocity|",
+            });
+        }
+        let m = material.density * c.spacing.powi(3);
+        let mass: Vec<f64> = pinned.iter().map(|&p| if p { 0.0 } else { m }).collect();
+        let base = a.push_particles(&x, &mass, mid);
+        for (i, &p) in pinned.iter().enumerate() {
+            if !p {
+                a.particles.v[base + i] = v3(c.velocity);
+            }
+        }
+        pending.push(PendingContinuum {
+            field,
+            material_id: mid,
+            material,
+            members: base..base + x.len(),
+            settings,
+            position_correction: c.xpbi.position_correction,
+        });
     }
     let s = &scene.solver;
     let settings = SolverSettings::<3> {
@@ -408,17 +531,20 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         }
     };
     let mut sim = Simulation::new(particles, settings).map_err(berr("solver".into()))?;
+    let mut handles = Vec::new();
     for (f, b) in distance {
-        sim.add_constraints(b).map_err(berr(f))?;
+        handles.push(AnyBlock::Distance(sim.add_constraints(b).map_err(berr(f))?));
     }
     for (f, b) in dihedral {
-        sim.add_constraints(b).map_err(berr(f))?;
+        handles.push(AnyBlock::Dihedral(sim.add_constraints(b).map_err(berr(f))?));
     }
     for (f, b) in isometric {
-        sim.add_constraints(b).map_err(berr(f))?;
+        handles.push(AnyBlock::Isometric(
+            sim.add_constraints(b).map_err(berr(f))?,
+        ));
     }
     for (f, b) in tets {
-        sim.add_constraints(b).map_err(berr(f))?;
+        handles.push(AnyBlock::Tets(sim.add_constraints(b).map_err(berr(f))?));
     }
     if let Some(c) = &scene.contacts {
         let cerr = |field: String| {
@@ -462,14 +588,51 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                 .add_collider(collider)
                 .map_err(cerr(format!("collider[{k}]")))?;
         }
-        sim.add_constraints(contacts)
-            .map_err(berr("contacts".into()))?;
+        if !pending.is_empty() {
+            // Continuum particles keep their centres ½Δx from collider surfaces.
+            let mut radii = vec![c.radius; sim.particles().len()];
+            for p in &pending {
+                radii[p.members.clone()].fill(0.5 * p.settings.spacing);
+            }
+            contacts.set_radii(radii).map_err(cerr("contacts".into()))?;
+        }
+        handles.push(AnyBlock::Contacts(
+            sim.add_constraints(contacts)
+                .map_err(berr("contacts".into()))?,
+        ));
     }
+    // Per continuum, as xpbi_continuum::scene: position correction, then the XPBI block.
+    let mut continua = Vec::new();
+    for p in pending {
+        let members: Vec<u32> = p.members.clone().map(|i| i as u32).collect();
+        if p.position_correction {
+            let sc = SpacingConstraints::new(sim.particles(), members.clone(), p.settings.spacing);
+            handles.push(AnyBlock::Spacing(
+                sim.add_constraints(sc).map_err(berr(p.field.clone()))?,
+            ));
+        }
+        let volume = vec![p.settings.spacing.powi(3); members.len()];
+        let xpbi = XpbiContinuum::new(sim.particles(), members, volume, p.material, p.settings)
+            .map_err(|source| SceneError::Continuum {
+                file: file.to_path_buf(),
+                field: p.field.clone(),
+                source,
+            })?;
+        let handle = sim.add_constraints(xpbi).map_err(berr(p.field.clone()))?;
+        handles.push(AnyBlock::Xpbi(handle));
+        continua.push(ContinuumBlock {
+            handle,
+            material: p.material_id,
+        });
+    }
+    debug_assert_eq!(handles.len(), sim.blocks().len());
     Ok(BuiltScene {
         sim,
         topology,
         scene,
         frame: 0,
+        continua,
+        handles,
     })
 }
 

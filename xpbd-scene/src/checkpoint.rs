@@ -2,16 +2,17 @@
 //!
 //! A [`Checkpoint`] stores the scene *text* (the construction is deterministic, so rebuilding
 //! it gives the same constraints, rest shapes, colourings and colliders) plus everything that
-//! evolves: every particle field as raw f64 bits, the frame counter and the simulation time.
-//! It is encoded with postcard (f64 stored as its 8 little-endian bytes, so no rounding) behind
-//! an 8-byte magic and a format version.
+//! evolves: every particle field as raw f64 bits, the frame counter, the simulation time, the
+//! multipliers of every block (restored: with `solver.multiplier_warm_start` they carry over
+//! into the next substep) and every block's own state
+//! (`xpbd_core::constraint::ConstraintKind::save_state`: XPBI's deformation gradients Fⁿ,
+//! hardening and volume-correction state). It is encoded with postcard (f64 stored as its 8
+//! little-endian bytes, so no rounding) behind an 8-byte magic and a format version.
 //!
-//! What is *not* stored, and why that is exact: Lagrange multipliers are reset to zero at every
-//! substep unless `solver.multiplier_warm_start` is set (then [`Checkpoint::restore`] refuses
-//! with [`CheckpointError::Unsupported`]: xpbd-core has no multiplier setter yet); contact
-//! candidates, friction budgets and Jacobi counts are rebuilt from positions at each substep;
-//! static colliders do not move. Moving colliders and XPBI deformation gradients are not in
-//! scene files yet.
+//! What is *not* stored, and why that is exact: data rebuilt from the positions at every
+//! substep (contact candidates and friction budgets, XPBI neighbour lists, Vⁿ, L_p, kernel
+//! weights and colourings, Jacobi counts); static colliders do not move; the neighbour settings
+//! (support, spacing, colour scheme) come from the scene text.
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +24,7 @@ use crate::error::CheckpointError;
 use crate::scene::SceneFile;
 
 const MAGIC: [u8; 8] = *b"XPBDCKPT";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The complete evolving state of a [`BuiltScene`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,8 +37,7 @@ pub struct Checkpoint {
     pub scene_path: PathBuf,
     /// Frames completed.
     pub frame: u64,
-    /// `Simulation::time()` when saved (informational: the core has no setter and no kind
-    /// reads it; see the crate docs).
+    /// `Simulation::time()` when saved (restored: moving colliders read it).
     pub sim_time: f64,
     /// Positions.
     pub x: Vec<[f64; 3]>,
@@ -51,9 +51,10 @@ pub struct Checkpoint {
     pub kinematic_target: Vec<Option<[f64; 3]>>,
     /// External forces.
     pub force: Vec<[f64; 3]>,
-    /// Multipliers of every block after the last substep (saved for diagnostics and for a
-    /// future warm-start restore).
+    /// Multipliers of every block after the last substep.
     pub multipliers: Vec<Vec<f64>>,
+    /// Every block's evolving state (`ConstraintSet::save_state`; empty for stateless kinds).
+    pub block_state: Vec<Vec<f64>>,
 }
 
 fn arr(v: &Vector<3>) -> [f64; 3] {
@@ -90,6 +91,7 @@ impl Checkpoint {
                 .iter()
                 .map(|b| b.multipliers().to_vec())
                 .collect(),
+            block_state: scene.sim.blocks().iter().map(|b| b.save_state()).collect(),
         }
     }
 
@@ -142,11 +144,6 @@ impl Checkpoint {
     /// Rebuilds the scene and overwrites its state with the saved one.
     pub fn restore(&self) -> Result<BuiltScene, CheckpointError> {
         let scene = SceneFile::parse(&self.scene_text, &self.scene_path)?;
-        if scene.solver.multiplier_warm_start.is_some() {
-            return Err(CheckpointError::Unsupported {
-                what: "multiplier warm start needs a multiplier setter in xpbd-core",
-            });
-        }
         let mut built = build_scene(scene, &self.scene_path)?;
         let n = built.sim.particles().len();
         let lens = [
@@ -195,6 +192,37 @@ impl Checkpoint {
                 field: "kinematic_target",
             });
         }
+        let blocks = built.handles.len();
+        for (what, len) in [
+            ("block count (multipliers)", self.multipliers.len()),
+            ("block count (block state)", self.block_state.len()),
+        ] {
+            if len != blocks {
+                return Err(CheckpointError::Mismatch {
+                    what,
+                    found: len.to_string(),
+                    expected: blocks.to_string(),
+                });
+            }
+        }
+        let handles = built.handles.clone();
+        for (k, h) in handles.iter().enumerate() {
+            let block = h.get_mut(&mut built.sim);
+            let name = block.name();
+            let bad = |source| CheckpointError::Block {
+                block: k,
+                name,
+                source,
+            };
+            block.set_multipliers(&self.multipliers[k]).map_err(bad)?;
+            block.load_state(&self.block_state[k]).map_err(bad)?;
+        }
+        built
+            .sim
+            .set_time(self.sim_time)
+            .map_err(|_| CheckpointError::NonFiniteTime {
+                value: self.sim_time,
+            })?;
         let p = built.sim.particles_mut();
         p.x = self.x.iter().map(vec3).collect();
         p.x_prev = self.x_prev.iter().map(vec3).collect();

@@ -71,6 +71,18 @@ pub enum SceneError {
         #[source]
         source: xpbd_core::BuildError,
     },
+    /// xpbi-continuum rejected a continuum's material or settings, or its particles (too close,
+    /// non-finite).
+    #[error("{file}: {field}: {source}")]
+    Continuum {
+        /// The scene file.
+        file: PathBuf,
+        /// Which part of the scene (e.g. `continuum[0].material`).
+        field: String,
+        /// xpbi-continuum's error (names the parameter or particle and the value).
+        #[source]
+        source: xpbi_continuum::XpbiError,
+    },
     /// The contact module rejected a collider or the contact settings.
     #[error("{file}: {field}: {source}")]
     Contact {
@@ -215,11 +227,22 @@ pub enum CheckpointError {
         /// `x`, `x_prev`, `v`, `inv_mass`, `force`, `kinematic_target`.
         field: &'static str,
     },
-    /// The state cannot be restored bit-identically with the current xpbd-core API.
-    #[error("checkpoint cannot be restored exactly: {what}")]
-    Unsupported {
-        /// What is missing.
-        what: &'static str,
+    /// A block refused its saved multipliers or state (wrong length, non-finite value).
+    #[error("checkpoint block {block} ({name}): {source}")]
+    Block {
+        /// Index of the block in `Simulation::blocks()`.
+        block: usize,
+        /// The block's kind name.
+        name: &'static str,
+        /// The core's error (names the field and value).
+        #[source]
+        source: xpbd_core::BuildError,
+    },
+    /// The saved simulation time is NaN or infinite.
+    #[error("checkpoint simulation time {value} is not finite")]
+    NonFiniteTime {
+        /// The saved time.
+        value: f64,
     },
     /// Rebuilding the scene stored in the checkpoint failed.
     #[error(transparent)]

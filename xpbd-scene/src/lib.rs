@@ -100,6 +100,7 @@
 
 pub mod build;
 pub mod checkpoint;
+pub mod continuum;
 pub mod error;
 pub mod export;
 pub mod import;

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use xpbd_core::SolverKind;
 
+use crate::continuum::{ContinuumSpec, PlasticitySpec, Preset};
 use crate::error::SceneError;
 
 /// A whole scene file.
@@ -42,6 +43,9 @@ pub struct SceneFile {
     /// Meshes loaded from files.
     #[serde(default)]
     pub mesh: Vec<MeshSpec>,
+    /// XPBI continua (sand, snow, clay, elastic solids, viscoplastic fluids).
+    #[serde(default)]
+    pub continuum: Vec<ContinuumSpec>,
     /// Static colliders.
     #[serde(default)]
     pub collider: Vec<ColliderSpec>,
@@ -70,9 +74,9 @@ fn one() -> usize {
     1
 }
 
-/// `[solver]`: maps onto [`xpbd_core::SolverSettings`].
+/// `[solver]`: maps onto [`xpbd_core::SolverSettings`]; absent fields take the defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct SolverSection {
     /// Substeps per step.
     pub substeps: usize,
@@ -106,24 +110,37 @@ impl Default for SolverSection {
 }
 
 /// `[materials.NAME]`: SI parameters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Material {
-    /// Density ρ (kg/m³, > 0).
-    pub density: f64,
+    /// A continuum preset supplying density, `youngs`, `poisson` and `plasticity` where they
+    /// are absent (see [`Preset`]); filled in by [`SceneFile::parse`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
+    /// Density ρ (kg/m³, > 0); required unless a preset gives it.
+    pub density: Option<f64>,
     /// Young's modulus E (Pa, > 0); absent = inextensible (compliance 0).
     pub youngs: Option<f64>,
-    /// Poisson's ratio ν ∈ (−1, 0.5).
-    #[serde(default = "default_poisson")]
-    pub poisson: f64,
+    /// Poisson's ratio ν ∈ (−1, 0.5) (absent: 0.3).
+    pub poisson: Option<f64>,
     /// Sheet thickness (m) for cloth and surface meshes.
     pub thickness: Option<f64>,
     /// Bending stiffness k_b (N·m) for cloth.
     pub bending_stiffness: Option<f64>,
+    /// Plasticity of a continuum (absent: elastic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plasticity: Option<PlasticitySpec>,
 }
 
-fn default_poisson() -> f64 {
-    0.3
+impl Material {
+    /// ρ (kg/m³); NaN if absent, which validation rejects.
+    pub fn density(&self) -> f64 {
+        self.density.unwrap_or(f64::NAN)
+    }
+    /// ν, 0.3 when absent.
+    pub fn poisson(&self) -> f64 {
+        self.poisson.unwrap_or(0.3)
+    }
 }
 
 /// Bending model of a cloth.
@@ -373,10 +390,14 @@ impl SceneFile {
             }
         };
         let de = toml::Deserializer::parse(text).map_err(|e| syntax(e, ".".into()))?;
-        let scene: SceneFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let mut scene: SceneFile = serde_path_to_error::deserialize(de).map_err(|e| {
             let field = e.path().to_string();
             syntax(e.into_inner(), field)
         })?;
+        scene
+            .materials
+            .values_mut()
+            .for_each(crate::continuum::apply_preset);
         scene.validate(file)?;
         Ok(scene)
     }
@@ -393,16 +414,28 @@ impl SceneFile {
         v.count("output.every", self.output.every);
         for (name, m) in &self.materials {
             let f = |k: &str| format!("materials.{name}.{k}");
-            v.positive(&f("density"), m.density);
+            match m.density {
+                Some(d) => v.positive(&f("density"), d),
+                None => v.check_text(
+                    &f("density"),
+                    "absent".into(),
+                    false,
+                    "required (or a `preset` that gives it)",
+                ),
+            }
             if let Some(e) = m.youngs {
                 v.positive(&f("youngs"), e);
             }
+            let nu = m.poisson();
             v.check(
                 &f("poisson"),
-                m.poisson,
-                m.poisson > -1.0 && m.poisson < 0.5,
+                nu,
+                nu > -1.0 && nu < 0.5,
                 "must lie in (-1, 0.5)",
             );
+            if let Some(p) = &m.plasticity {
+                p.validate(&mut v, &f("plasticity"));
+            }
             if let Some(t) = m.thickness {
                 v.positive(&f("thickness"), t);
             }
@@ -538,13 +571,17 @@ impl SceneFile {
             }
             None => {}
         }
+        for (k, c) in self.continuum.iter().enumerate() {
+            crate::continuum::validate_spec(&mut v, k, c);
+        }
         if self.cloth.is_empty()
             && self.rope.is_empty()
             && self.soft_box.is_empty()
             && self.mesh.is_empty()
+            && self.continuum.is_empty()
         {
             v.check_text(
-                "cloth/rope/soft_box/mesh",
+                "cloth/rope/soft_box/mesh/continuum",
                 "none".into(),
                 false,
                 "the scene has no body",
@@ -558,13 +595,19 @@ impl SceneFile {
 }
 
 /// Collects the first range error.
-struct Validator<'a> {
+pub(crate) struct Validator<'a> {
     file: &'a Path,
     err: Option<SceneError>,
 }
 
 impl Validator<'_> {
-    fn check_text(&mut self, field: &str, value: String, ok: bool, reason: &'static str) {
+    pub(crate) fn check_text(
+        &mut self,
+        field: &str,
+        value: String,
+        ok: bool,
+        reason: &'static str,
+    ) {
         if !ok && self.err.is_none() {
             self.err = Some(SceneError::InvalidValue {
                 file: self.file.to_path_buf(),
@@ -574,10 +617,10 @@ impl Validator<'_> {
             });
         }
     }
-    fn check(&mut self, field: &str, value: f64, ok: bool, reason: &'static str) {
+    pub(crate) fn check(&mut self, field: &str, value: f64, ok: bool, reason: &'static str) {
         self.check_text(field, value.to_string(), ok, reason);
     }
-    fn positive(&mut self, field: &str, value: f64) {
+    pub(crate) fn positive(&mut self, field: &str, value: f64) {
         self.check(
             field,
             value,
@@ -588,7 +631,15 @@ impl Validator<'_> {
     fn count(&mut self, field: &str, value: usize) {
         self.check(field, value as f64, value >= 1, "must be >= 1");
     }
-    fn finite3(&mut self, field: &str, value: [f64; 3]) {
+    pub(crate) fn non_negative(&mut self, field: &str, value: f64) {
+        self.check(
+            field,
+            value,
+            value.is_finite() && value >= 0.0,
+            "must be finite and >= 0",
+        );
+    }
+    pub(crate) fn finite3(&mut self, field: &str, value: [f64; 3]) {
         let ok = value.iter().all(|c| c.is_finite());
         self.check_text(field, format!("{value:?}"), ok, "must be finite");
     }

@@ -15,6 +15,11 @@ fn bits(s: &BuiltScene) -> Vec<u64> {
 
 fn check_restart(name: &str, k: usize, n: usize) {
     let (text, path) = common::shortened(name, n);
+    check_restart_text(name, &text, &path, k, n);
+}
+
+fn check_restart_text(name: &str, text: &str, path: &Path, k: usize, n: usize) {
+    let (text, path) = (text.to_string(), path.to_path_buf());
     let build = || build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
     let mut reference = build();
     let mut frames = Vec::new();
@@ -115,16 +120,101 @@ fn truncated_checkpoint_is_a_typed_error() {
     }
 }
 
+/// With multiplier warm starting λ carries over between substeps (decay d = 0.1), so the
+/// restore must put every block's λ back: restoring without them diverges (checked below).
 #[test]
-fn warm_started_multipliers_are_refused_not_silently_dropped() {
-    let (text, path) = common::shortened("hanging_chain.toml", 2);
+fn warm_started_cloth_restart_is_bit_identical() {
+    let (text, path) = common::shortened("cloth_on_sphere.toml", 34);
     let text = text.replace("threads = 0", "threads = 0\nmultiplier_warm_start = 0.1");
+    assert!(text.contains("multiplier_warm_start"));
+    check_restart_text("cloth-warm", &text, &path, 30, 34);
+    // The multipliers matter: zeroing them in the checkpoint changes the continuation.
+    let build = || build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let mut reference = build();
+    for _ in 0..30 {
+        reference.advance_frame().unwrap();
+    }
+    let mut c = Checkpoint::capture(&reference, &text, &path);
+    assert!(c.multipliers.iter().flatten().any(|&l| l != 0.0));
+    c.multipliers.iter_mut().flatten().for_each(|l| *l = 0.0);
+    let mut zeroed = c.restore().unwrap();
+    reference.advance_frame().unwrap();
+    zeroed.advance_frame().unwrap();
+    assert_ne!(bits(&reference), bits(&zeroed));
+}
+
+/// XPBI: F, the hardening state and the plastic volume correction are restored. The sand
+/// column is collapsing at frame 3 (30 ms; Drucker–Prager projection active, hardening q > 0),
+/// and the run is warm-started too, so λ of the XPBI, contact and position-correction blocks
+/// carry over as well.
+#[test]
+fn xpbi_sand_restart_is_bit_identical() {
+    let (text, path) = common::shortened("sand_column_2d.toml", 5);
+    let text = text
+        .replace("steps_per_frame = 100", "steps_per_frame = 10")
+        .replace("threads = 0", "threads = 0\nmultiplier_warm_start = 0.2");
+    assert!(text.contains("steps_per_frame = 10 ") && text.contains("warm_start"));
+    check_restart_text("sand", &text, &path, 3, 5);
+    let mut s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    for _ in 0..3 {
+        s.advance_frame().unwrap();
+    }
+    let xpbi = &s.sim.block(s.continua[0].handle).kind;
+    let plastic = xpbi
+        .plastic_states()
+        .iter()
+        .filter(|p| p.hardening > 0.0)
+        .count();
+    assert!(plastic > 0, "no particle has yielded by frame 3");
+    // Restoring with F reset to I changes the continuation (the state matters).
+    let mut c = Checkpoint::capture(&s, &text, &path);
+    let k = s.continua[0].handle.index();
+    assert!(!c.block_state[k].is_empty());
+    let fresh = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    c.block_state[k] = fresh.sim.blocks()[k].save_state();
+    let mut reset = c.restore().unwrap();
+    s.advance_frame().unwrap();
+    reset.advance_frame().unwrap();
+    assert_ne!(bits(&s), bits(&reset));
+}
+
+#[test]
+fn xpbi_state_of_wrong_length_or_non_finite_is_a_typed_error() {
+    let (text, path) = common::shortened("sand_column_2d.toml", 1);
     let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
-    let e = Checkpoint::capture(&s, &text, &path).restore().unwrap_err();
+    let k = s.continua[0].handle.index();
+    let mut c = Checkpoint::capture(&s, &text, &path);
+    c.block_state[k].pop();
+    let e = c.restore().unwrap_err();
     assert!(
-        matches!(e, xpbd_scene::CheckpointError::Unsupported { .. }),
+        matches!(&e, xpbd_scene::CheckpointError::Block { block, name: "xpbi", .. } if *block == k),
         "{e}"
     );
+    let mut c = Checkpoint::capture(&s, &text, &path);
+    c.block_state[k][3] = f64::INFINITY;
+    let e = c.restore().unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            xpbd_scene::CheckpointError::Block {
+                source: xpbd_core::BuildError::NonFiniteState { particle: 0, .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let mut c = Checkpoint::capture(&s, &text, &path);
+    c.multipliers[k][0] = f64::NAN;
+    assert!(matches!(
+        c.restore().unwrap_err(),
+        xpbd_scene::CheckpointError::Block { .. }
+    ));
+    let mut c = Checkpoint::capture(&s, &text, &path);
+    c.block_state.pop();
+    assert!(matches!(
+        c.restore().unwrap_err(),
+        xpbd_scene::CheckpointError::Mismatch { .. }
+    ));
 }
 
 #[test]

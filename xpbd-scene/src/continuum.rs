@@ -1,0 +1,504 @@
+//! `[[continuum]]`: XPBI continua (issue 5; Yu et al., SIGGRAPH Asia 2024) in scene files.
+//!
+//! A continuum is a region (box, ball or vertical cylinder) filled with particles on a cubic
+//! lattice of spacing Δx (centres `min + (i + ½)Δx` inside the region), each of mass ρΔx³ and
+//! rest volume Δx³ (as `xpbi_continuum::scene::ContinuumScene`), solved by one
+//! [`xpbi_continuum::continuum::XpbiContinuum`] block (plus XPBI's position correction) in the
+//! same [`xpbd_core::Simulation`] as the cloth, ropes and soft bodies, with the scene's colliders
+//! (`xpbd_core::contact`; continuum particles get the contact radius ½Δx, so their centres stay
+//! ½Δx from every collider surface). Several continua do not interact with each other (each has
+//! its own neighbour search); nor do continua and XPBD bodies, except through colliders.
+//!
+//! The material is a `[materials.NAME]` entry with a `plasticity` model or a `preset`
+//! ([`Preset`]: sand, snow, clay, metal, toothpaste, honey, with the SI values of
+//! `xpbi_continuum::Material`'s constructors; fields given next to a preset override it).
+//!
+//! **2D scenes** are written as plane-strain slabs one particle thick (e.g. `min.y = −½Δx`,
+//! `max.y = ½Δx`): the moment matrix `M_p` then has no y extent, its pseudo-inverse drops that
+//! direction (`xpbi_continuum::correction`), so ∂v/∂y = 0, F_yy stays 1 and nothing moves along
+//! y. This is plane strain, not the 2D kernels of `ContinuumScene<2>`; the validation studies of
+//! xpbi-continuum stay in that crate's tests.
+
+use serde::{Deserialize, Serialize};
+use xpbd_core::Vector;
+use xpbi_continuum::continuum::XpbiSettings;
+use xpbi_continuum::plasticity::{
+    DruckerPrager, HerschelBulkley, KlarHardening, Nacc, PlasticModel, VonMises,
+};
+
+use crate::scene::{Material, Validator};
+
+/// `[[continuum]]`: particles sampled in a region, solved by XPBI.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContinuumSpec {
+    /// Material name (needs `youngs`, directly or from a preset; `plasticity` absent = elastic).
+    pub material: String,
+    /// Where the particles are.
+    pub region: RegionSpec,
+    /// Particle spacing Δx (m).
+    pub spacing: f64,
+    /// Initial velocity of every particle (m/s).
+    #[serde(default)]
+    pub velocity: [f64; 3],
+    /// Particles inside this box are pinned (inverse mass 0; e.g. a cantilever's clamp).
+    #[serde(default)]
+    pub pin: Option<BoxSpec>,
+    /// XPBI settings.
+    #[serde(default)]
+    pub xpbi: XpbiSection,
+}
+
+/// An axis-aligned box `[min, max]`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxSpec {
+    /// Minimum corner (m).
+    pub min: [f64; 3],
+    /// Maximum corner (m).
+    pub max: [f64; 3],
+}
+
+impl BoxSpec {
+    fn contains(&self, p: &Vector<3>) -> bool {
+        (0..3).all(|a| p[a] >= self.min[a] && p[a] <= self.max[a])
+    }
+}
+
+/// The region a continuum fills, e.g. `region = { ball = { center = [0, 0, 0.1], radius = 0.05 } }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum RegionSpec {
+    /// The box `[min, max]`.
+    Box {
+        /// Minimum corner (m).
+        min: [f64; 3],
+        /// Maximum corner (m).
+        max: [f64; 3],
+    },
+    /// The open ball `|x − center| < radius`.
+    Ball {
+        /// Centre (m).
+        center: [f64; 3],
+        /// Radius (m).
+        radius: f64,
+    },
+    /// A vertical (z) cylinder standing on `base` (the centre of its bottom disc).
+    Cylinder {
+        /// Centre of the bottom disc (m).
+        base: [f64; 3],
+        /// Radius (m).
+        radius: f64,
+        /// Height (m).
+        height: f64,
+    },
+}
+
+impl RegionSpec {
+    /// Bounding box `(min, max)`.
+    fn bounds(&self) -> ([f64; 3], [f64; 3]) {
+        match *self {
+            Self::Box { min, max } => (min, max),
+            Self::Ball { center, radius } => {
+                (center.map(|c| c - radius), center.map(|c| c + radius))
+            }
+            Self::Cylinder {
+                base,
+                radius,
+                height,
+            } => (
+                [base[0] - radius, base[1] - radius, base[2]],
+                [base[0] + radius, base[1] + radius, base[2] + height],
+            ),
+        }
+    }
+
+    fn contains(&self, p: &Vector<3>) -> bool {
+        match *self {
+            Self::Box { .. } => true,
+            Self::Ball { center, radius } => (p - v3(center)).norm() < radius,
+            Self::Cylinder { base, radius, .. } => {
+                let (dx, dy) = (p.x - base[0], p.y - base[1]);
+                (dx * dx + dy * dy).sqrt() < radius
+            }
+        }
+    }
+
+    /// Lattice points `min + (i + ½)Δx` of the bounding box that lie in the region, x fastest
+    /// (`xpbi_continuum::scene::lattice_box`, then filtered).
+    pub fn sample(&self, spacing: f64) -> Vec<Vector<3>> {
+        let (lo, hi) = self.bounds();
+        xpbi_continuum::scene::lattice_box(v3(lo), v3(hi), spacing)
+            .into_iter()
+            .filter(|p| self.contains(p))
+            .collect()
+    }
+
+    /// Number of lattice points of the bounding box (before filtering), without sampling.
+    fn lattice_count(&self, spacing: f64) -> f64 {
+        let (lo, hi) = self.bounds();
+        (0..3)
+            .map(|a| ((hi[a] - lo[a]) / spacing + 1e-9).floor().max(0.0))
+            .product()
+    }
+}
+
+fn v3(a: [f64; 3]) -> Vector<3> {
+    Vector::<3>::new(a[0], a[1], a[2])
+}
+
+/// `[continuum.xpbi]`: maps onto [`XpbiSettings`]; every field is optional (defaults below).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct XpbiSection {
+    /// Kernel support over spacing (default 2).
+    pub support_over_spacing: f64,
+    /// XSPH coefficient c ∈ [0, 1] (default 0.01).
+    pub xsph: f64,
+    /// Implicit plasticity (Z in every iteration, default) or semi-implicit (end of step).
+    pub plasticity_in_loop: bool,
+    /// XPBI's position correction: pairs kept ≥ 0.75Δx apart (default on).
+    pub position_correction: bool,
+    /// Pseudo-inverse threshold of the kernel-gradient correction (default 1e-2).
+    pub pinv_threshold: f64,
+    /// CFL number: Δt/substeps ≤ cfl · support / |v₀| is checked at build (default 0.4).
+    pub cfl: f64,
+    /// Building fails if two particles are closer than this × spacing (default 0.5).
+    pub min_distance_ratio: f64,
+}
+
+impl Default for XpbiSection {
+    fn default() -> Self {
+        let s = XpbiSettings::new(1.0);
+        Self {
+            support_over_spacing: s.support_over_spacing,
+            xsph: s.xsph,
+            plasticity_in_loop: s.plasticity_in_loop,
+            position_correction: true,
+            pinv_threshold: s.pinv_threshold,
+            cfl: s.cfl,
+            min_distance_ratio: s.min_distance_ratio,
+        }
+    }
+}
+
+impl XpbiSection {
+    /// The XPBI settings for a spacing.
+    pub fn settings(&self, spacing: f64) -> XpbiSettings {
+        XpbiSettings {
+            spacing,
+            support_over_spacing: self.support_over_spacing,
+            pinv_threshold: self.pinv_threshold,
+            plasticity_in_loop: self.plasticity_in_loop,
+            xsph: self.xsph,
+            cfl: self.cfl,
+            min_distance_ratio: self.min_distance_ratio,
+            ..XpbiSettings::new(spacing)
+        }
+    }
+}
+
+/// A plasticity model with SI parameters (angles in degrees), e.g.
+/// `plasticity = { drucker_prager = { friction_angle = 30.0 } }` or `plasticity = "elastic"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum PlasticitySpec {
+    /// No plasticity.
+    Elastic,
+    /// Von Mises (clay, metal): yield stress on ‖dev τ‖ (Pa), linear hardening modulus (Pa).
+    VonMises {
+        /// σ_Y (Pa, ≥ 0).
+        yield_stress: f64,
+        /// H (Pa, ≥ 0); 0 = perfectly plastic.
+        #[serde(default)]
+        hardening_modulus: f64,
+    },
+    /// Drucker–Prager sand (Klár et al. 2016).
+    DruckerPrager {
+        /// Friction angle φ (degrees, in (0, 90)).
+        friction_angle: f64,
+        /// Cohesion as a log-strain shift c₀ ≥ 0.
+        #[serde(default)]
+        cohesion: f64,
+        /// Volume correction (Tampubolon et al. 2017).
+        #[serde(default)]
+        volume_correction: bool,
+        /// Klár hardening `[h₀ (°), h₁ (°), h₂, h₃ (°)]`, e.g. `[35, 9, 0.2, 10]`; replaces φ.
+        #[serde(default)]
+        hardening: Option<[f64; 4]>,
+    },
+    /// Non-associated Cam-clay snow (Wolper et al. 2019).
+    Nacc {
+        /// Friction angle φ (degrees, in (0, 90)).
+        friction_angle: f64,
+        /// Cohesion ratio β ≥ 0.
+        beta: f64,
+        /// Hardening factor ξ ≥ 0.
+        xi: f64,
+    },
+    /// Herschel–Bulkley viscoplastic flow.
+    HerschelBulkley {
+        /// τ_Y (Pa, ≥ 0).
+        yield_stress: f64,
+        /// Consistency η (Pa·s^h, ≥ 0).
+        viscosity: f64,
+        /// Flow index h > 0.
+        exponent: f64,
+    },
+}
+
+impl PlasticitySpec {
+    /// The xpbi-continuum model.
+    pub fn model(&self) -> PlasticModel {
+        match *self {
+            Self::Elastic => PlasticModel::Elastic,
+            Self::VonMises {
+                yield_stress,
+                hardening_modulus,
+            } => PlasticModel::VonMises(VonMises {
+                yield_stress,
+                hardening_modulus,
+            }),
+            Self::DruckerPrager {
+                friction_angle,
+                cohesion,
+                volume_correction,
+                hardening,
+            } => PlasticModel::DruckerPrager(DruckerPrager {
+                friction_angle,
+                hardening: hardening.map(|[h0, h1, h2, h3]| KlarHardening { h0, h1, h2, h3 }),
+                cohesion,
+                volume_correction,
+            }),
+            Self::Nacc {
+                friction_angle,
+                beta,
+                xi,
+            } => PlasticModel::Nacc(Nacc {
+                friction_angle,
+                beta,
+                xi,
+            }),
+            Self::HerschelBulkley {
+                yield_stress,
+                viscosity,
+                exponent,
+            } => PlasticModel::HerschelBulkley(HerschelBulkley {
+                yield_stress,
+                viscosity,
+                exponent,
+            }),
+        }
+    }
+
+    fn from_model(m: &PlasticModel) -> Self {
+        match *m {
+            PlasticModel::Elastic => Self::Elastic,
+            PlasticModel::VonMises(v) => Self::VonMises {
+                yield_stress: v.yield_stress,
+                hardening_modulus: v.hardening_modulus,
+            },
+            PlasticModel::DruckerPrager(d) => Self::DruckerPrager {
+                friction_angle: d.friction_angle,
+                cohesion: d.cohesion,
+                volume_correction: d.volume_correction,
+                hardening: d.hardening.map(|h| [h.h0, h.h1, h.h2, h.h3]),
+            },
+            PlasticModel::Nacc(n) => Self::Nacc {
+                friction_angle: n.friction_angle,
+                beta: n.beta,
+                xi: n.xi,
+            },
+            PlasticModel::HerschelBulkley(h) => Self::HerschelBulkley {
+                yield_stress: h.yield_stress,
+                viscosity: h.viscosity,
+                exponent: h.exponent,
+            },
+        }
+    }
+
+    /// Range checks with the field path and the bad value.
+    pub(crate) fn validate(&self, v: &mut Validator<'_>, field: &str) {
+        let f = |s: &str| format!("{field}.{s}");
+        let angle = |v: &mut Validator<'_>, name: String, a: f64| {
+            v.check(
+                &name,
+                a,
+                a.is_finite() && a > 0.0 && a < 90.0,
+                "friction angle must lie in (0, 90) degrees",
+            )
+        };
+        match *self {
+            Self::Elastic => {}
+            Self::VonMises {
+                yield_stress,
+                hardening_modulus,
+            } => {
+                v.non_negative(&f("von_mises.yield_stress"), yield_stress);
+                v.non_negative(&f("von_mises.hardening_modulus"), hardening_modulus);
+            }
+            Self::DruckerPrager {
+                friction_angle,
+                cohesion,
+                hardening,
+                ..
+            } => {
+                match hardening {
+                    None => angle(v, f("drucker_prager.friction_angle"), friction_angle),
+                    Some(h) => {
+                        let k = KlarHardening {
+                            h0: h[0],
+                            h1: h[1],
+                            h2: h[2],
+                            h3: h[3],
+                        };
+                        v.check_text(
+                            &f("drucker_prager.hardening"),
+                            format!("{h:?}"),
+                            h.iter().all(|x| x.is_finite()) && h[2] >= 0.0,
+                            "must be finite with h2 >= 0",
+                        );
+                        angle(v, f("drucker_prager.hardening[0]"), k.h0);
+                        angle(
+                            v,
+                            f("drucker_prager.hardening (angle at q = 0, h0 - h3)"),
+                            k.friction_angle(0.0),
+                        );
+                    }
+                }
+                v.non_negative(&f("drucker_prager.cohesion"), cohesion);
+            }
+            Self::Nacc {
+                friction_angle,
+                beta,
+                xi,
+            } => {
+                angle(v, f("nacc.friction_angle"), friction_angle);
+                v.non_negative(&f("nacc.beta"), beta);
+                v.non_negative(&f("nacc.xi"), xi);
+            }
+            Self::HerschelBulkley {
+                yield_stress,
+                viscosity,
+                exponent,
+            } => {
+                v.non_negative(&f("herschel_bulkley.yield_stress"), yield_stress);
+                v.non_negative(&f("herschel_bulkley.viscosity"), viscosity);
+                v.positive(&f("herschel_bulkley.exponent"), exponent);
+            }
+        }
+    }
+}
+
+/// Material presets: the constructors of [`xpbi_continuum::Material`] (their docs give the
+/// values and sources).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// Dry sand: 1600 kg/m³, E = 3.5e5 Pa, ν = 0.3, Drucker–Prager φ = 30°.
+    Sand,
+    /// Snow: 400 kg/m³, E = 1e5 Pa, ν = 0.3, NACC φ = 45°, β = 0.3, ξ = 3.
+    Snow,
+    /// Clay: 1200 kg/m³, E = 2e4 Pa, ν = 0.3, von Mises σ_Y = 76.9 Pa.
+    Clay,
+    /// Soft metal: 2700 kg/m³, E = 1e6 Pa, ν = 0.3, von Mises σ_Y = 1e4 Pa, H = 5e4 Pa.
+    Metal,
+    /// Toothpaste: 1000 kg/m³, E = 2250 Pa, ν = 0.3, Herschel–Bulkley τ_Y = 50 Pa, η = 10, h = 0.5.
+    Toothpaste,
+    /// Honey: 1400 kg/m³, E = 2250 Pa, ν = 0.45, Bingham τ_Y = 0, η = 10 Pa·s.
+    Honey,
+}
+
+impl Preset {
+    /// The preset material.
+    pub fn material(self) -> xpbi_continuum::Material {
+        use xpbi_continuum::Material as M;
+        match self {
+            Self::Sand => M::sand(),
+            Self::Snow => M::snow(),
+            Self::Clay => M::clay(),
+            Self::Metal => M::metal(),
+            Self::Toothpaste => M::toothpaste(),
+            Self::Honey => M::honey(),
+        }
+    }
+}
+
+/// Fills the fields a preset provides (density, Young's modulus, Poisson ratio, plasticity)
+/// where the scene gave none.
+pub(crate) fn apply_preset(m: &mut Material) {
+    if let Some(p) = m.preset {
+        let x = p.material();
+        m.density.get_or_insert(x.density);
+        m.youngs.get_or_insert(x.youngs_modulus);
+        m.poisson.get_or_insert(x.poisson_ratio);
+        m.plasticity
+            .get_or_insert_with(|| PlasticitySpec::from_model(&x.plasticity));
+    }
+}
+
+/// Range checks of a `[[continuum]]` entry.
+pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) {
+    let f = |s: &str| format!("continuum[{k}].{s}");
+    v.positive(&f("spacing"), c.spacing);
+    v.finite3(&f("velocity"), c.velocity);
+    match &c.region {
+        RegionSpec::Box { min, max } => {
+            v.finite3(&f("region.box.min"), *min);
+            v.finite3(&f("region.box.max"), *max);
+            v.check_text(
+                &f("region.box.max"),
+                format!("{max:?}"),
+                (0..3).all(|a| max[a] > min[a]),
+                "must exceed min on every axis",
+            );
+        }
+        RegionSpec::Ball { center, radius } => {
+            v.finite3(&f("region.ball.center"), *center);
+            v.positive(&f("region.ball.radius"), *radius);
+        }
+        RegionSpec::Cylinder {
+            base,
+            radius,
+            height,
+        } => {
+            v.finite3(&f("region.cylinder.base"), *base);
+            v.positive(&f("region.cylinder.radius"), *radius);
+            v.positive(&f("region.cylinder.height"), *height);
+        }
+    }
+    if c.spacing.is_finite() && c.spacing > 0.0 {
+        let n = c.region.lattice_count(c.spacing);
+        v.check(
+            &f("spacing"),
+            c.spacing,
+            (1.0..=5e7).contains(&n),
+            "the region must hold between 1 and 5e7 lattice points at this spacing",
+        );
+    }
+    if let Some(p) = &c.pin {
+        v.finite3(&f("pin.min"), p.min);
+        v.finite3(&f("pin.max"), p.max);
+    }
+    let x = &c.xpbi;
+    v.positive(&f("xpbi.support_over_spacing"), x.support_over_spacing);
+    v.check(
+        &f("xpbi.xsph"),
+        x.xsph,
+        (0.0..=1.0).contains(&x.xsph),
+        "must lie in [0, 1]",
+    );
+    v.positive(&f("xpbi.pinv_threshold"), x.pinv_threshold);
+    v.positive(&f("xpbi.cfl"), x.cfl);
+    v.non_negative(&f("xpbi.min_distance_ratio"), x.min_distance_ratio);
+}
+
+/// Particles of a continuum: positions, pinned flags.
+pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<bool>) {
+    let x = c.region.sample(c.spacing);
+    let pinned = x
+        .iter()
+        .map(|p| c.pin.as_ref().is_some_and(|b| b.contains(p)))
+        .collect();
+    (x, pinned)
+}

@@ -1,0 +1,321 @@
+//! `[[continuum]]` (XPBI) in scene files: every XPBI scene file builds and steps; sampling,
+//! masses, presets, plane strain, free-fall momentum; typed errors with field and value.
+mod common;
+
+use std::path::Path;
+
+use xpbd_scene::continuum::Preset;
+use xpbd_scene::{BuiltScene, SceneError, SceneFile, build_scene};
+
+const XPBI_SCENES: [&str; 6] = [
+    "sand_column_2d.toml",
+    "sand_column_3d.toml",
+    "snow_ball_impact.toml",
+    "clay_bar.toml",
+    "elastic_cantilever.toml",
+    "sand_block.toml",
+];
+
+fn load(name: &str) -> BuiltScene {
+    BuiltScene::load(&common::scenes_dir().join(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn step(s: &mut BuiltScene, n: usize) {
+    let dt = s.scene.time.dt;
+    for _ in 0..n {
+        s.sim.step(dt).unwrap();
+    }
+}
+
+/// Each XPBI scene file loads, has one XPBI block covering ρΔx³-mass particles, and three
+/// steps keep every particle finite and moving under gravity.
+#[test]
+fn every_xpbi_scene_file_builds_and_steps() {
+    for name in XPBI_SCENES {
+        let mut s = load(name);
+        assert_eq!(s.continua.len(), 1, "{name}");
+        let c = &s.scene.continuum[0];
+        let mat = &s.scene.materials[&c.material];
+        let m = mat.density() * c.spacing.powi(3);
+        let members = s.sim.block(s.continua[0].handle).kind.members().to_vec();
+        assert_eq!(members.len(), s.sim.particles().len(), "{name}");
+        let p = s.sim.particles();
+        for &i in &members {
+            let w = p.inv_mass[i as usize];
+            // Free particles weigh ρΔx³ (one division apart), pinned ones are immovable.
+            assert!(w == 0.0 || (1.0 / w - m).abs() <= 1e-12 * m, "{name}: {w}");
+        }
+        let z0: Vec<f64> = p.x.iter().map(|x| x.z).collect();
+        step(&mut s, 3);
+        let p = s.sim.particles();
+        assert!(
+            p.x.iter()
+                .chain(&p.v)
+                .all(|x| x.iter().all(|c| c.is_finite())),
+            "{name}"
+        );
+        // Gravity acts: the free particles' mean height dropped.
+        let free: Vec<usize> = (0..p.len()).filter(|&i| p.inv_mass[i] > 0.0).collect();
+        let dz: f64 = free.iter().map(|&i| p.x[i].z - z0[i]).sum::<f64>() / free.len() as f64;
+        assert!(dz < 0.0, "{name}: mean dz {dz}");
+    }
+}
+
+/// The snow ball is in free flight for its first steps (its lowest particle is 1 cm above the
+/// ground, reached after ≈ 3 ms at 3 m/s): the XPBI constraint (∇_p C = −Σ_b ∇_b C), the position
+/// correction (pair forces) and XSPH (pairwise exchanges weighted by V_b W_pb) are internal,
+/// so with equal masses the mean velocity follows v₀ − g t. XSPH's weights V_b = V⁰ det F_b are
+/// not exactly symmetric, which is the 1e-9 m/s allowance (|F − I| ~ 1e-6 here).
+#[test]
+fn snow_ball_mean_velocity_is_free_fall_before_impact() {
+    let mut s = load("snow_ball_impact.toml");
+    let dt = s.scene.time.dt;
+    let n = 10;
+    step(&mut s, n);
+    let p = s.sim.particles();
+    let vz = p.v.iter().map(|v| v.z).sum::<f64>() / p.len() as f64;
+    let expected = -3.0 - 9.81 * dt * n as f64;
+    assert!((vz - expected).abs() < 1e-9, "{vz} vs {expected}");
+    let lowest = p.x.iter().map(|x| x.z).fold(f64::INFINITY, f64::min);
+    assert!(lowest > 0.005, "touched the ground: {lowest}");
+}
+
+/// The 2D scenes are plane-strain slabs: with all particles at y = 0 the corrected gradients
+/// have no y component, so no particle moves along y and F keeps y as a principal direction
+/// (its y row and column stay zero off the diagonal; F_yy itself changes where the return
+/// mapping moves plastic strain into y, as plane-strain plasticity should).
+#[test]
+fn plane_strain_slab_keeps_y_exactly() {
+    let mut s = load("sand_column_2d.toml");
+    step(&mut s, 20);
+    let p = s.sim.particles();
+    assert!(p.x.iter().all(|x| x.y == 0.0) && p.v.iter().all(|v| v.y == 0.0));
+    let xpbi = &s.sim.block(s.continua[0].handle).kind;
+    for f in xpbi.deformation_gradients() {
+        assert_eq!(
+            (f[(0, 1)], f[(1, 0)], f[(2, 1)], f[(1, 2)]),
+            (0.0, 0.0, 0.0, 0.0)
+        );
+    }
+    // The column moved (it is collapsing), so the check above is not vacuous.
+    assert!(p.v.iter().any(|v| v.z < -1e-3));
+}
+
+#[test]
+fn lattice_sampling_counts_match_the_regions() {
+    // 10 × 10 × 20 lattice points in the 3D column.
+    assert_eq!(load("sand_column_3d.toml").sim.particles().len(), 2000);
+    // Ball: points within r of the centre; the count approaches (4/3)π(r/Δx)³ ≈ 524.
+    let n = load("snow_ball_impact.toml").sim.particles().len();
+    assert!((n as f64 - 523.6).abs() < 0.1 * 523.6, "{n}");
+    // Cantilever: 43 × 4 × 4 particles, the 3 layers behind x = 0 pinned.
+    let s = load("elastic_cantilever.toml");
+    let p = s.sim.particles();
+    assert_eq!(p.len(), 43 * 16);
+    assert_eq!(p.inv_mass.iter().filter(|&&w| w == 0.0).count(), 3 * 16);
+    assert!((0..p.len()).all(|i| (p.inv_mass[i] == 0.0) == (p.x[i].x < 0.0)));
+}
+
+const BASE: &str = "name = 'c'\n[time]\ndt = 1e-4\nframes = 1\n\
+[solver]\nsubsteps = 1\niterations = 5\nmethod = { kind = 'coloured' }\ngravity = [0, 0, -9.81]\nthreads = 1\n\
+[materials.sand]\npreset = 'sand'\n\
+[[continuum]]\nmaterial = 'sand'\nregion = { box = { min = [0, 0, 0], max = [0.04, 0.04, 0.04] } }\nspacing = 0.01\n";
+
+fn parse(text: &str) -> Result<SceneFile, SceneError> {
+    SceneFile::parse(text, Path::new("c.toml"))
+}
+
+fn build(text: &str) -> Result<BuiltScene, SceneError> {
+    build_scene(parse(text)?, Path::new("c.toml"))
+}
+
+#[test]
+fn presets_fill_absent_fields_and_explicit_values_win() {
+    let s = parse(BASE).unwrap();
+    let m = &s.materials["sand"];
+    let sand = Preset::Sand.material();
+    assert_eq!(
+        (m.density, m.youngs, m.poisson),
+        (Some(1600.0), Some(3.5e5), Some(0.3))
+    );
+    let built = build(BASE).unwrap();
+    let xpbi = built.sim.block(built.continua[0].handle).kind.material();
+    assert_eq!(*xpbi, sand);
+    // An explicit value overrides the preset, the rest still comes from it.
+    let s = parse(&BASE.replace("preset = 'sand'", "preset = 'sand'\ndensity = 2000.0")).unwrap();
+    assert_eq!(s.materials["sand"].density, Some(2000.0));
+    let built = build(&BASE.replace("preset = 'sand'", "preset = 'sand'\nyoungs = 1e6")).unwrap();
+    let xpbi = built.sim.block(built.continua[0].handle).kind.material();
+    assert_eq!(
+        (xpbi.youngs_modulus, xpbi.plasticity),
+        (1e6, sand.plasticity)
+    );
+}
+
+#[test]
+fn explicit_plasticity_models_reach_the_continuum() {
+    use xpbi_continuum::plasticity::PlasticModel;
+    let cases = [
+        (
+            "plasticity = { von_mises = { yield_stress = 100.0, hardening_modulus = 5.0 } }",
+            "VonMises",
+        ),
+        (
+            "plasticity = { drucker_prager = { friction_angle = 35.0, cohesion = 0.01, volume_correction = true, hardening = [35.0, 9.0, 0.2, 10.0] } }",
+            "DruckerPrager",
+        ),
+        (
+            "plasticity = { nacc = { friction_angle = 45.0, beta = 0.3, xi = 3.0 } }",
+            "Nacc",
+        ),
+        (
+            "plasticity = { herschel_bulkley = { yield_stress = 50.0, viscosity = 10.0, exponent = 0.5 } }",
+            "HerschelBulkley",
+        ),
+        ("plasticity = 'elastic'", "Elastic"),
+    ];
+    for (line, model) in cases {
+        let text = BASE.replace(
+            "preset = 'sand'",
+            &format!("density = 1000.0\nyoungs = 1e5\n{line}"),
+        );
+        let mut s = build(&text).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let got = s.sim.block(s.continua[0].handle).kind.material().plasticity;
+        assert!(format!("{got:?}").starts_with(model), "{got:?}");
+        if let PlasticModel::DruckerPrager(d) = got {
+            assert!(d.volume_correction && d.cohesion == 0.01 && d.hardening.is_some());
+        }
+        step(&mut s, 2);
+    }
+}
+
+#[test]
+fn continuum_particles_carry_their_material_id() {
+    let text = format!(
+        "{BASE}[materials.steel]\ndensity = 7800.0\n[[rope]]\nmaterial = 'steel'\nlinks = 2\nstart = [1, 0, 1]\nend = [2, 0, 1]\nradius = 0.001\n"
+    );
+    let s = build(&text).unwrap();
+    // Names sort: sand = 0, steel = 1; ropes are assembled before continua.
+    let mats = &s.topology.particle_material;
+    assert_eq!(&mats[..3], &[1, 1, 1]);
+    assert!(mats[3..].iter().all(|&m| m == 0) && mats.len() == 3 + 64);
+    assert_eq!(s.continua[0].material, 0);
+}
+
+fn invalid(text: &str) -> (String, String) {
+    match parse(text).and_then(|s| build_scene(s, Path::new("c.toml"))) {
+        Err(SceneError::InvalidValue { field, value, .. }) => (field, value),
+        other => panic!("expected InvalidValue, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_continuum_values_are_typed_errors_naming_field_and_value() {
+    let with = |old: &str, new: &str| {
+        assert!(BASE.contains(old), "{old}");
+        BASE.replace(old, new)
+    };
+    let cases = [
+        (
+            with("spacing = 0.01", "spacing = -0.01"),
+            "continuum[0].spacing",
+            "-0.01",
+        ),
+        (
+            with("max = [0.04, 0.04, 0.04]", "max = [0.04, -0.04, 0.04]"),
+            "continuum[0].region.box.max",
+            "[0.04, -0.04, 0.04]",
+        ),
+        (
+            with("spacing = 0.01", "spacing = 1e-6"),
+            "continuum[0].spacing",
+            "0.000001",
+        ),
+        (
+            with("preset = 'sand'", "preset = 'sand'\npoisson = 0.5"),
+            "materials.sand.poisson",
+            "0.5",
+        ),
+        (
+            with(
+                "preset = 'sand'",
+                "preset = 'sand'\nplasticity = { drucker_prager = { friction_angle = 95.0 } }",
+            ),
+            "materials.sand.plasticity.drucker_prager.friction_angle",
+            "95",
+        ),
+        (
+            with(
+                "preset = 'sand'",
+                "preset = 'sand'\nplasticity = { herschel_bulkley = { yield_stress = 1.0, viscosity = 1.0, exponent = 0.0 } }",
+            ),
+            "materials.sand.plasticity.herschel_bulkley.exponent",
+            "0",
+        ),
+        (
+            with("preset = 'sand'", "density = 1000.0"),
+            "continuum[0].material.youngs",
+            "absent",
+        ),
+        (
+            with("preset = 'sand'", "youngs = 1e5"),
+            "materials.sand.density",
+            "absent",
+        ),
+        (
+            // CFL: Δt = 1e-4 s > 0.4 · 0.02 m / 100 m/s.
+            with("spacing = 0.01", "spacing = 0.01\nvelocity = [0, 0, -100]"),
+            "continuum[0].velocity",
+            "[0.0, 0.0, -100.0]",
+        ),
+        (
+            with("spacing = 0.01", "spacing = 0.01\nxpbi = { xsph = 2.0 }"),
+            "continuum[0].xpbi.xsph",
+            "2",
+        ),
+        (
+            with("max = [0.04, 0.04, 0.04]", "max = [0.004, 0.004, 0.004]"),
+            "continuum[0].spacing",
+            "0.01",
+        ),
+    ];
+    for (text, field, value) in cases {
+        assert_eq!(invalid(&text), (field.to_string(), value.to_string()));
+    }
+}
+
+#[test]
+fn unknown_continuum_field_and_preset_are_syntax_errors_with_their_line() {
+    let e = parse(&BASE.replace("spacing = 0.01", "spacing = 0.01\nspaceing = 1")).unwrap_err();
+    let SceneError::Syntax { line, message, .. } = &e else {
+        panic!("{e}")
+    };
+    assert!(*line == 17 && message.contains("spaceing"), "{e}");
+    let e = parse(&BASE.replace("preset = 'sand'", "preset = 'quicksand'")).unwrap_err();
+    let SceneError::Syntax { field, message, .. } = &e else {
+        panic!("{e}")
+    };
+    assert!(
+        field == "materials.sand.preset" && message.contains("quicksand"),
+        "{e}"
+    );
+}
+
+#[test]
+fn particles_closer_than_the_minimum_are_an_xpbi_error_naming_them() {
+    // min_distance_ratio 1.5: neighbours at Δx are closer than 1.5Δx.
+    let text = BASE.replace(
+        "spacing = 0.01",
+        "spacing = 0.01\nxpbi = { min_distance_ratio = 1.5 }",
+    );
+    let e = build(&text).unwrap_err();
+    let SceneError::Continuum { field, source, .. } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(field, "continuum[0]");
+    assert!(
+        matches!(source, xpbi_continuum::XpbiError::ParticlesTooClose { distance, minimum, .. }
+            if (*distance - 0.01).abs() < 1e-12 && (*minimum - 0.015).abs() < 1e-12),
+        "{e}"
+    );
+}
