@@ -28,8 +28,8 @@ use crate::plasticity::{GpuPlastic, PlasticModel};
 use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 
-/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, bindings 1–19).
-pub const XPBI_STORAGE_BUFFERS: u32 = 19;
+/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, bindings 1–20).
+pub const XPBI_STORAGE_BUFFERS: u32 = 20;
 
 const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
@@ -53,10 +53,12 @@ pub struct GpuXpbiParams {
     min_distance: f32,
     spacing2: f32,
     damping: f32,
-    pad1: [f32; 2],
+    contact_accel: f32,
+    pad1: f32,
     gravity: [f32; 4],
     planes: [[f32; 4]; MAX_PLANES],
-    friction: [f32; 4],
+    friction_s: [f32; 4],
+    friction_k: [f32; 4],
     plastic: GpuPlastic,
 }
 
@@ -98,7 +100,7 @@ struct Buffers {
     x: wgpu::Buffer,
     xn: wgpu::Buffer,
     v: wgpu::Buffer,
-    vtmp: wgpu::Buffer,
+    dsp: wgpu::Buffer,
     pinfo: wgpu::Buffer,
     counts: wgpu::Buffer,
     fmat: wgpu::Buffer,
@@ -114,6 +116,7 @@ struct Buffers {
     rev: wgpu::Buffer,
     lam_sp: wgpu::Buffer,
     stats: wgpu::Buffer,
+    tau_planes: wgpu::Buffer,
     // Grid.
     cell_of: wgpu::Buffer,
     counters: wgpu::Buffer,
@@ -190,11 +193,14 @@ impl GpuXpbi {
         let lame = scene.material.lame();
         let plastic_model = PlasticModel::from_xpbi(&scene.material.plasticity);
         let mut planes = [[0.0f32; 4]; MAX_PLANES];
-        let mut friction = [0.0f32; 4];
+        let mut friction_s = [0.0f32; 4];
+        let mut friction_k = [0.0f32; 4];
         for (i, pl) in scene.planes.iter().enumerate() {
             let nrm = pl.normal.normalize();
-            planes[i] = [nrm.x as f32, nrm.y as f32, nrm.z as f32, pl.offset as f32];
-            friction[i] = pl.friction as f32;
+            let d = pl.offset + scene.particle_radius;
+            planes[i] = [nrm.x as f32, nrm.y as f32, nrm.z as f32, d as f32];
+            friction_s[i] = pl.static_friction as f32;
+            friction_k[i] = pl.kinetic_friction as f32;
         }
         let flags = if s.plasticity_in_loop { FLAG_IN_LOOP } else { 0 }
             | if scene.spacing_constraints { FLAG_SPACING } else { 0 }
@@ -214,7 +220,8 @@ impl GpuXpbi {
             min_distance: (0.75 * s.spacing) as f32,
             spacing2: (s.spacing * s.spacing) as f32,
             damping: 1.0,
-            pad1: [0.0; 2],
+            contact_accel: scene.contact_acceleration as f32,
+            pad1: 0.0,
             gravity: [
                 scene.gravity.x as f32,
                 scene.gravity.y as f32,
@@ -222,7 +229,8 @@ impl GpuXpbi {
                 0.0,
             ],
             planes,
-            friction,
+            friction_s,
+            friction_k,
             plastic: GpuPlastic::new(&plastic_model, lame.mu, lame.lambda, 1e-4),
         };
         let pipes = ctx.scoped(|| make_pipes(ctx.device()))?;
@@ -597,12 +605,12 @@ impl GpuXpbi {
             return Ok(());
         }
         let b = &self.bufs;
-        let list: [&wgpu::Buffer; 20] = [
+        let list: [&wgpu::Buffer; 21] = [
             &b.params,
             &b.x,
             &b.xn,
             &b.v,
-            &b.vtmp,
+            &b.dsp,
             &b.pinfo,
             &b.counts,
             &b.fmat,
@@ -618,6 +626,7 @@ impl GpuXpbi {
             &b.rev,
             &b.lam_sp,
             &b.stats,
+            &b.tau_planes,
         ];
         let entries: Vec<(u32, &wgpu::Buffer)> =
             list.iter().enumerate().map(|(i, b)| (i as u32, *b)).collect();
@@ -785,7 +794,7 @@ fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
         x: s("x", 16),
         xn: s("xn", 16),
         v: s("v", 16),
-        vtmp: s("vtmp", 16),
+        dsp: s("dsp", 16),
         pinfo: s("pinfo", 16),
         counts: s("counts", 4),
         fmat: s("fmat", 48),
@@ -801,6 +810,7 @@ fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
         rev: storage(device, "rev", 16),
         lam_sp: storage(device, "lam_sp", 16),
         stats: storage(device, "stats", 32),
+        tau_planes: s("tau_planes", 16),
         cell_of: s("cell_of", 4),
         counters: storage(device, "counters", 16),
         cell_start: storage(device, "cell_start", 16),

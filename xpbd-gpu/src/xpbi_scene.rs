@@ -14,16 +14,19 @@ use crate::GpuError;
 /// Planes per scene (the ground plus up to three walls).
 pub const MAX_PLANES: usize = 4;
 
-/// A rigid half-space `normal·x ≥ offset` with Coulomb friction, as
-/// `xpbi_continuum::contact::GroundPlane` (the normal is normalised).
+/// A static rigid half-space collider as `xpbd_core::contact::Shape::HalfSpace`: the solid is
+/// `n̂·x ≤ offset`, particle centres are kept at `n̂·x ≥ offset + r` (r: the scene's particle
+/// radius), with the core's Coulomb friction (static and kinetic coefficients).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Plane {
     /// Outward normal (need not be unit length; normalised on upload).
     pub normal: Vector3<f64>,
-    /// Offset `d` of `n·x ≥ d` (with the normalised n).
+    /// Signed distance of the plane from the origin along the unit normal (m).
     pub offset: f64,
-    /// Coulomb coefficient μ ≥ 0.
-    pub friction: f64,
+    /// Static Coulomb coefficient μ_s ≥ 0.
+    pub static_friction: f64,
+    /// Kinetic Coulomb coefficient 0 ≤ μ_k ≤ μ_s.
+    pub kinetic_friction: f64,
 }
 
 /// An XPBI continuum ready for upload (f64; converted to f32 by [`crate::xpbi::GpuXpbi::new`]).
@@ -59,16 +62,20 @@ pub struct XpbiGpuScene {
     pub spacing_constraints: bool,
     /// Ground and walls.
     pub planes: Vec<Plane>,
+    /// Particle radius r of the contacts (m; `ContinuumScene`: Δx/2).
+    pub particle_radius: f64,
+    /// Acceleration bound a of the contact candidate test (m/s²; `ContactOptions::default()`).
+    pub contact_acceleration: f64,
 }
 
 impl XpbiGpuScene {
     /// The state and model of a CPU scene: every particle must be a member of the XPBI block,
     /// with no kinematic target and no external force; the solver must be Jacobi (the GPU's
-    /// solver), one substep. The CPU scene's ground plane (normal `e_z`, offset `Δx/2`,
-    /// `options.ground_friction`) is added; `walls` must list the planes added with
-    /// `ContinuumScene::add_wall`, in order (their parameters are private to the CPU block,
-    /// so their number is checked against the scene's blocks).
-    pub fn from_cpu(scene: &ContinuumScene<3>, walls: &[Plane]) -> Result<Self, GpuError> {
+    /// solver), one substep. The colliders of the scene's `ColliderContacts` block (ground and
+    /// walls) must be static half-spaces without restitution; the contact particle radius is
+    /// the scene's Δx/2 and the candidate test uses `ContactOptions::default()` (as
+    /// `ContinuumScene::new` builds them).
+    pub fn from_cpu(scene: &ContinuumScene<3>) -> Result<Self, GpuError> {
         let sim = &scene.sim;
         let p = sim.particles();
         let n = p.len();
@@ -108,23 +115,39 @@ impl XpbiGpuScene {
                 ));
             }
         };
-        let expected = 2 + usize::from(scene.options.spacing_constraints) + walls.len();
+        let expected = 2 + usize::from(scene.options.spacing_constraints);
         if sim.blocks().len() != expected {
             return Err(unsupported(
                 format!(
-                    "{} constraint blocks (expected {expected}: ground, position correction, XPBI and {} walls)",
+                    "{} constraint blocks (expected {expected}: colliders, position correction, XPBI)",
                     sim.blocks().len(),
-                    walls.len()
                 ),
-                "pass every wall of the CPU scene in `walls`",
+                "other constraint kinds are not ported to the GPU XPBI path",
             ));
         }
-        let mut planes = vec![Plane {
-            normal: Vector3::z(),
-            offset: 0.5 * scene.options.spacing,
-            friction: scene.options.ground_friction,
-        }];
-        planes.extend_from_slice(walls);
+        let mut planes = Vec::new();
+        for (i, c) in scene.collider_contacts().colliders().iter().enumerate() {
+            let xpbd_core::contact::Shape::HalfSpace { normal, offset } = c.shape else {
+                return Err(unsupported(
+                    format!("collider {i}: {:?}", c.shape),
+                    "only half-space colliders are ported",
+                ));
+            };
+            if c.velocity.norm() != 0.0 || c.restitution != 0.0 {
+                return Err(unsupported(
+                    format!("collider {i}: kinematic or with restitution"),
+                    "only static, inelastic half-spaces are ported",
+                ));
+            }
+            // φ(x) = n̂·Rᵀ(x − t) − offset = (R n̂)·x − ((R n̂)·t + offset).
+            let n_world = c.pose.rotation * normal.normalize();
+            planes.push(Plane {
+                normal: n_world,
+                offset: offset + n_world.dot(&c.pose.translation),
+                static_friction: c.friction.static_coefficient,
+                kinetic_friction: c.friction.kinetic_coefficient,
+            });
+        }
         Ok(Self {
             positions: p.x.clone(),
             velocities: p.v.clone(),
@@ -145,6 +168,8 @@ impl XpbiGpuScene {
             velocity_damping: settings.velocity_damping,
             spacing_constraints: scene.options.spacing_constraints,
             planes,
+            particle_radius: 0.5 * scene.options.spacing,
+            contact_acceleration: xpbd_core::contact::ContactOptions::default().acceleration,
         })
     }
 
@@ -240,13 +265,32 @@ impl XpbiGpuScene {
                     reason: "must be finite",
                 });
             }
-            if !(pl.friction.is_finite() && pl.friction >= 0.0) {
+            if !(pl.static_friction.is_finite() && pl.static_friction >= 0.0) {
                 return Err(GpuError::InvalidCollider {
                     index: i,
-                    field: "friction",
-                    value: pl.friction,
+                    field: "static friction",
+                    value: pl.static_friction,
                     reason: "must be finite and >= 0",
                 });
+            }
+            if !(pl.kinetic_friction.is_finite()
+                && pl.kinetic_friction >= 0.0
+                && pl.kinetic_friction <= pl.static_friction)
+            {
+                return Err(GpuError::InvalidCollider {
+                    index: i,
+                    field: "kinetic friction",
+                    value: pl.kinetic_friction,
+                    reason: "must lie in [0, static friction]",
+                });
+            }
+        }
+        for (field, value) in [
+            ("particle_radius", self.particle_radius),
+            ("contact_acceleration", self.contact_acceleration),
+        ] {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(invalid(field, value, "must be finite and >= 0"));
             }
         }
         Ok(())

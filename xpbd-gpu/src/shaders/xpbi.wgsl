@@ -5,24 +5,34 @@
 //                one per workgroup after a workgroup reduction: deterministic)
 //   volumes      Vₚⁿ = Vₚ⁰ det Fₚⁿ
 //   counts       constraints touching p (Jacobi averaging, as Simulation::count_incidence):
-//                planes + 1 + |N(p)| + |S(p)|, S(p) = {b ∈ N(p) : |x_bⁿ − x_pⁿ| < Δx}
+//                contacts + 1 + |N(p)| + |S(p)|, S(p) = {b ∈ N(p) : |x_bⁿ − x_pⁿ| < Δx}; a free
+//                particle is a contact candidate of plane i when n·xⁿ − d < 2(|vⁿ|Δt + aΔt²)
+//                (ColliderContacts::generate with margin 0); bits 24.. hold the candidate mask
 //   frozen       M_p = Σ_b V_b ∇W_b(x_p) ⊗ (x_b − x_p), L_p = pinv(M_p) (singular values
 //                |σ| < threshold dropped), q_b = V_b L_p ∇W_b(x_p) (xyz) and V_b W_pb (w) per
 //                neighbour slot, q_p = −Σ q_b, the reverse slot of p in b's list, and the
 //                Jacobi factor ω / max_{k ∈ {p}∪N(p), w_k > 0} count_k
-//   predict      λ ← 0; free particles v += Δt g, x = xⁿ + Δt v
+//   predict      λ ← 0; free particles v += Δt g, u = Δt v (pinned: u = 0)
+//
+// The unknown of the iterations is the displacement u = x − xⁿ = Δt v (buffer `dsp`), not x:
+// in f32, x − xⁿ would lose ulp(|x|)/|u| relative accuracy (≈ 1e-3 at |x| = 0.1 m, |u| = 1e-5 m),
+// u keeps ε. Positions are xⁿ + u where needed and x ← xⁿ + u at the end of the step.
 //   solve        Jacobi phase 1 per particle p (all against the same x):
 //                  XPBI  Δt∇v_p = Σ_k (x_k − x_kⁿ) q_kᵀ, F_tr = (I + Δt∇v_p)Fⁿ, F_E = Z(F_tr),
 //                        C = √(2Ψ(F_E)), G = P(F_E)Fⁿᵀ/C, α̃ = 1/(V⁰Δt²),
 //                        Δλ = s(−C − α̃λ)/(Σ_k w_k|G q_k|² + α̃), stores D_p = Δλ G
-//                  planes n·x ≥ d (unilateral, λ ≥ 0) with position-level Coulomb friction
+//                  planes n·x ≥ d (d includes the particle radius; unilateral, λ ≥ 0) with
+//                        the core's budgeted Coulomb friction (xpbd_core::contact::friction):
+//                        d_n = wλ, τ = tangential correction applied so far in the step;
+//                        stick if |Δx_t| + τ ≤ μ_s d_n, else slide by min(μ_k d_n − τ, |Δx_t|)
 //                  spacing pairs |x_p − x_b| ≥ 0.75Δx (unilateral), both ends compute the
 //                        pair identically in canonical (min, max) order
 //   apply        Jacobi phase 2 (gather, no float atomics): x_p += w_p (D_p q_p +
 //                Σ_b D_b q_{b→p}) + plane and pair corrections
-//   velocities   v = (x − xⁿ)/Δt (then damped)
-//   xsph         v_p += c Σ_b V_b W_pb (v_b − v_p)  (into vtmp), then x = xⁿ + Δt v
-//   update_f     Fⁿ⁺¹ = Z((I + Δt∇v)Fⁿ) with the final velocities, hardening committed
+//   velocities   v = u/Δt (then damped)
+//   xsph         v_p += c Σ_b V_b W_pb (v_b − v_p)  (into dx_local), then u = Δt v
+//   update_f     Fⁿ⁺¹ = Z((I + Δt∇v)Fⁿ) with the final velocities, hardening committed,
+//                x = xⁿ + u
 //
 // Prepend svd3.wgsl and plasticity.wgsl.
 
@@ -53,12 +63,14 @@ struct XpbiParams {
     spacing2: f32,
     // exp(−k Δt).
     damping: f32,
-    _pad1: f32,
+    // Acceleration bound a of the contact candidate test (ContactOptions::acceleration).
+    contact_accel: f32,
     _pad2: f32,
     gravity: vec4<f32>,
     // xyz: unit normal, w: offset d of n·x ≥ d.
     planes: array<vec4<f32>, 4>,
-    friction: vec4<f32>,
+    friction_s: vec4<f32>,
+    friction_k: vec4<f32>,
     plastic: Plastic,
 }
 
@@ -66,7 +78,8 @@ struct XpbiParams {
 @group(0) @binding(1) var<storage, read_write> x: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> xn: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> v: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read_write> vtmp: array<vec4<f32>>;
+// Displacement u = x − xⁿ of the step.
+@group(0) @binding(4) var<storage, read_write> dsp: array<vec4<f32>>;
 // (inverse mass, V⁰, Vⁿ, Jacobi factor of the particle's own XPBI constraint)
 @group(0) @binding(5) var<storage, read_write> pinfo: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> counts: array<u32>;
@@ -85,6 +98,10 @@ struct XpbiParams {
 @group(0) @binding(18) var<storage, read_write> lam_sp: array<f32>;
 // 0..3: min keys of x, 3..6: max keys, 6: max |v|² bits.
 @group(0) @binding(19) var<storage, read_write> stats_out: array<atomic<u32>>;
+// Tangential friction budget τ per (particle, plane).
+@group(0) @binding(20) var<storage, read_write> tau_planes: array<vec4<f32>>;
+
+const COUNT_MASK: u32 = 0x00ffffffu;
 
 var<workgroup> red: array<array<u32, 7>, 64>;
 
@@ -193,7 +210,18 @@ fn count_incidence(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
             pairs += 1u;
         }
     }
-    counts[p] = xp.n_planes + 1u + (end - begin) + pairs;
+    var mask = 0u;
+    var contacts = 0u;
+    if pinfo[p].x > 0.0 {
+        let bound = 2.0 * (length(v[p].xyz) * xp.dt + xp.contact_accel * xp.dt * xp.dt);
+        for (var i = 0u; i < xp.n_planes; i++) {
+            if dot(xp.planes[i].xyz, xn[p].xyz) - xp.planes[i].w < bound {
+                mask |= 1u << i;
+                contacts += 1u;
+            }
+        }
+    }
+    counts[p] = (contacts + 1u + (end - begin) + pairs) | (mask << 24u);
 }
 
 @compute @workgroup_size(64)
@@ -226,7 +254,7 @@ fn frozen(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups
     var sum = vec3<f32>(0.0);
     var max_count = 0u;
     if pinfo[p].x > 0.0 {
-        max_count = counts[p];
+        max_count = counts[p] & COUNT_MASK;
     }
     for (var s = begin; s < end; s++) {
         let b = nb_indices[s];
@@ -236,7 +264,7 @@ fn frozen(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups
         qw[s] = vec4<f32>(q, vb * kernel_w(length(xb - xp_n)));
         sum += q;
         if pinfo[b].x > 0.0 {
-            max_count = max(max_count, counts[b]);
+            max_count = max(max_count, counts[b] & COUNT_MASK);
         }
         // Slot of p in b's list (lists are symmetric: |x_b − x_p|² is computed bit-identically
         // from both ends).
@@ -265,13 +293,16 @@ fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     }
     lam[p] = 0.0;
     lam_planes[p] = vec4<f32>(0.0);
+    tau_planes[p] = vec4<f32>(0.0);
     for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
         lam_sp[s] = 0.0;
     }
     if pinfo[p].x > 0.0 {
         let vv = v[p].xyz + xp.gravity.xyz * xp.dt;
         v[p] = vec4<f32>(vv, 0.0);
-        x[p] = vec4<f32>(xn[p].xyz + vv * xp.dt, 0.0);
+        dsp[p] = vec4<f32>(vv * xp.dt, 0.0);
+    } else {
+        dsp[p] = vec4<f32>(0.0);
     }
 }
 
@@ -282,10 +313,10 @@ fn pair_factor(a: u32, b: u32) -> f32 {
     }
     var c = 0u;
     if pinfo[a].x > 0.0 {
-        c = counts[a];
+        c = counts[a] & COUNT_MASK;
     }
     if pinfo[b].x > 0.0 {
-        c = max(c, counts[b]);
+        c = max(c, counts[b] & COUNT_MASK);
     }
     return xp.omega / f32(max(c, 1u));
 }
@@ -298,14 +329,13 @@ fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
     }
     let begin = nb_offsets[p];
     let end = nb_offsets[p + 1u];
-    let xp_c = x[p].xyz;
+    let up = dsp[p].xyz;
     let wp = pinfo[p].x;
     // --- the XPBI constraint of p ---
     let qp = qself[p].xyz;
-    var g = outer(xp_c - xn[p].xyz, qp);
+    var g = outer(up, qp);
     for (var s = begin; s < end; s++) {
-        let b = nb_indices[s];
-        g += outer(x[b].xyz - xn[b].xyz, qw[s].xyz);
+        g += outer(dsp[nb_indices[s]].xyz, qw[s].xyz);
     }
     let f_n = fmat[p];
     let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
@@ -345,36 +375,45 @@ fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
     }
     lam[p] += dl;
     dmat[p] = gf * dl;
-    // --- planes n·x ≥ d with Coulomb friction (one constraint each, stencil {p}) ---
+    // --- plane contacts (candidates only), budgeted Coulomb friction ---
     var corr = vec3<f32>(0.0);
     var lp = lam_planes[p];
+    var tp = tau_planes[p];
+    let mask = counts[p] >> 24u;
     for (var i = 0u; i < xp.n_planes; i++) {
         let nrm = xp.planes[i].xyz;
-        let cv = dot(nrm, xp_c) - xp.planes[i].w;
-        if (cv >= 0.0 && lp[i] <= 0.0) || wp <= 0.0 {
+        let cv = (dot(nrm, xn[p].xyz) - xp.planes[i].w) + dot(nrm, up);
+        if (mask & (1u << i)) == 0u || (cv >= 0.0 && lp[i] <= 0.0) || wp <= 0.0 {
             continue;
         }
         var dlp = -cv / wp * pair_factor(p, p);
         dlp = max(lp[i] + dlp, 0.0) - lp[i];
         lp[i] += dlp;
-        var xs = xp_c + nrm * (wp * dlp);
-        let mu_f = xp.friction[i];
-        if mu_f > 0.0 && lp[i] > 0.0 {
-            let dsp = xs - xn[p].xyz;
-            let dt_vec = dsp - nrm * dot(nrm, dsp);
-            let len = length(dt_vec);
-            if len > 0.0 {
-                let allowed = mu_f * wp * lp[i];
-                if len <= allowed {
-                    xs -= dt_vec;
-                } else {
-                    xs -= dt_vec * (allowed / len);
+        // Local copy of the displacement (x − xⁿ), corrected by the normal then friction.
+        var xs = up + nrm * (wp * dlp);
+        let mu_s = xp.friction_s[i];
+        let mu_k = xp.friction_k[i];
+        if (mu_s > 0.0 || mu_k > 0.0) && lp[i] > 0.0 {
+            let rel = xs;
+            let tang = rel - nrm * dot(rel, nrm);
+            let t_len = length(tang);
+            if t_len > 0.0 {
+                let d_n = wp * lp[i];
+                let used = tp[i];
+                var applied = min(mu_k * d_n - used, t_len);
+                if t_len + used <= mu_s * d_n {
+                    applied = t_len;
+                }
+                if applied > 0.0 {
+                    tp[i] = used + applied;
+                    xs -= tang * (applied / t_len);
                 }
             }
         }
-        corr += xs - xp_c;
+        corr += xs - up;
     }
     lam_planes[p] = lp;
+    tau_planes[p] = tp;
     // --- position correction pairs |x_i − x_j| − 0.75Δx ≥ 0, canonical i < j ---
     for (var s = begin; s < end; s++) {
         let b = nb_indices[s];
@@ -383,7 +422,7 @@ fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
         }
         let i = min(p, b);
         let j = max(p, b);
-        let dv = x[i].xyz - x[j].xyz;
+        let dv = (xn[i].xyz - xn[j].xyz) + (dsp[i].xyz - dsp[j].xyz);
         let len = length(dv);
         var nrm = vec3<f32>(0.0);
         if len > 0.0 {
@@ -426,7 +465,7 @@ fn apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
             dx += dmat[nb_indices[s]] * qw[r].xyz;
         }
     }
-    x[p] = vec4<f32>(x[p].xyz + dx * wp + dx_local[p].xyz, 0.0);
+    dsp[p] = vec4<f32>(dsp[p].xyz + dx * wp + dx_local[p].xyz, 0.0);
 }
 
 @compute @workgroup_size(64)
@@ -435,7 +474,7 @@ fn velocities(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     if p >= xp.n {
         return;
     }
-    var vv = (x[p].xyz - xn[p].xyz) * xp.inv_dt;
+    var vv = dsp[p].xyz * xp.inv_dt;
     if pinfo[p].x > 0.0 {
         vv *= xp.damping;
     }
@@ -453,7 +492,7 @@ fn xsph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
         dv += (v[nb_indices[s]].xyz - vp) * qw[s].w;
     }
-    vtmp[p] = vec4<f32>(vp + dv * xp.xsph, 0.0);
+    dx_local[p] = vec4<f32>(vp + dv * xp.xsph, 0.0);
 }
 
 @compute @workgroup_size(64)
@@ -463,9 +502,9 @@ fn xsph_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         return;
     }
     if pinfo[p].x > 0.0 {
-        let vv = vtmp[p].xyz;
+        let vv = dx_local[p].xyz;
         v[p] = vec4<f32>(vv, 0.0);
-        x[p] = vec4<f32>(xn[p].xyz + vv * xp.dt, 0.0);
+        dsp[p] = vec4<f32>(vv * xp.dt, 0.0);
     }
 }
 
@@ -475,13 +514,13 @@ fn update_f(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
     if p >= xp.n {
         return;
     }
-    var g = outer(x[p].xyz - xn[p].xyz, qself[p].xyz);
+    var g = outer(dsp[p].xyz, qself[p].xyz);
     for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
-        let b = nb_indices[s];
-        g += outer(x[b].xyz - xn[b].xyz, qw[s].xyz);
+        g += outer(dsp[nb_indices[s]].xyz, qw[s].xyz);
     }
     let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
     let r = return_map((identity + g) * fmat[p], pstate[p].xy, xp.plastic);
     fmat[p] = r.fe;
     pstate[p] = vec4<f32>(r.state, 0.0, 0.0);
+    x[p] = vec4<f32>(xn[p].xyz + dsp[p].xyz, 0.0);
 }
