@@ -658,6 +658,33 @@ impl BuiltScene {
         Ok(())
     }
 
+    /// The continuum fields of every particle for export (det F, hardening, volume correction,
+    /// λ of the XPBI constraint; see [`crate::export::ParticleFields`]); empty without continua.
+    pub fn particle_fields(&self) -> crate::export::ParticleFields {
+        let n = self.sim.particles().len();
+        let mut f = crate::export::ParticleFields::default();
+        if self.continua.is_empty() {
+            return f;
+        }
+        f.det_f = vec![1.0; n];
+        f.hardening = vec![0.0; n];
+        f.volume_correction = vec![0.0; n];
+        f.lambda = vec![0.0; n];
+        for c in &self.continua {
+            let block = self.sim.block(c.handle);
+            let kind = &block.kind;
+            let lambda = xpbd_core::constraint::ConstraintSet::multipliers(block);
+            for (k, &p) in kind.members().iter().enumerate() {
+                let p = p as usize;
+                f.det_f[p] = kind.deformation_gradients()[k].determinant();
+                f.hardening[p] = kind.plastic_states()[k].hardening;
+                f.volume_correction[p] = kind.plastic_states()[k].volume_correction;
+                f.lambda[p] = lambda.get(k).copied().unwrap_or(0.0);
+            }
+        }
+        f
+    }
+
     /// Simulated time at the current frame (s), `frame · steps_per_frame · Δt`.
     pub fn time(&self) -> f64 {
         self.frame as f64 * self.scene.time.steps_per_frame as f64 * self.scene.time.dt

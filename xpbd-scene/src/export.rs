@@ -4,6 +4,7 @@
 //! back its own binary lists; Rust prints f64 as the shortest text that parses back to the
 //! same bits, so the ASCII round trip is still exact.)
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -38,6 +39,38 @@ pub struct Topology {
     pub cell_material: Vec<u32>,
     /// Material names (sorted, as in the scene's `[materials]` table).
     pub material_names: Vec<String>,
+}
+
+/// Per-particle continuum fields written as VTK point data next to `velocity`, `inv_mass` and
+/// `material_id` (empty vectors: not written). Particles outside every XPBI continuum get
+/// det F = 1 and 0 for the rest.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParticleFields {
+    /// `det_F`: det Fⁿ of the elastic deformation gradient (XPBI, `Vⁿ = V⁰ det Fⁿ`).
+    pub det_f: Vec<f64>,
+    /// `hardening`: the plastic hardening state q (accumulated plastic strain for von Mises
+    /// and Drucker–Prager, α = ln J_p for NACC; xpbi_continuum's `PlasticState::hardening`).
+    pub hardening: Vec<f64>,
+    /// `volume_correction`: Drucker–Prager's plastic volume correction v_c.
+    pub volume_correction: Vec<f64>,
+    /// `lambda`: the multiplier λ_p of the particle's XPBI constraint, accumulated over the
+    /// last substep (C_p = √(2Ψ), so λ_p/Δt² is a force-like magnitude).
+    pub lambda: Vec<f64>,
+}
+
+impl ParticleFields {
+    fn attributes(&self, n: usize) -> Vec<Attribute> {
+        [
+            ("det_F", &self.det_f),
+            ("hardening", &self.hardening),
+            ("volume_correction", &self.volume_correction),
+            ("lambda", &self.lambda),
+        ]
+        .into_iter()
+        .filter(|(_, v)| v.len() == n && n > 0)
+        .map(|(name, v)| Attribute::scalars(name, 1).with_data(v.clone()))
+        .collect()
+    }
 }
 
 /// The three measures used for the stretch ratio of a cell.
@@ -116,12 +149,14 @@ fn io_err(file: &Path, e: impl std::fmt::Display) -> ExportError {
 /// Writes a VTK legacy binary unstructured grid: every particle as a point (particles in no
 /// cell get a VTK_VERTEX cell), segments, triangles and tets as cells. Point data: `velocity`
 /// (m/s), `inv_mass` (1/kg), `material_id`; cell data: `material_id` and `stretch_ratio`
-/// (l/l₀, A/A₀, det F = V/V₀). f64 throughout, so a re-read is bit-exact.
+/// (l/l₀, A/A₀, det F = V/V₀), plus the continuum fields of `fields` as point data
+/// ([`ParticleFields`]). f64 throughout, so a re-read is bit-exact ([`read_vtk_data`]).
 pub fn write_vtk(
     path: &Path,
     title: &str,
     topology: &Topology,
     particles: &Particles<3>,
+    fields: &ParticleFields,
 ) -> Result<(), ExportError> {
     let n = particles.len();
     let points: Vec<f64> = particles.x.iter().flat_map(|x| [x.x, x.y, x.z]).collect();
@@ -161,11 +196,14 @@ pub fn write_vtk(
         .map(|i| topology.particle_material.get(i).copied().unwrap_or(0) as i32)
         .collect();
     let data = Attributes {
-        point: vec![
+        point: [
             Attribute::vectors("velocity").with_data(velocity),
             Attribute::scalars("inv_mass", 1).with_data(particles.inv_mass.clone()),
             Attribute::scalars("material_id", 1).with_data(material),
-        ],
+        ]
+        .into_iter()
+        .chain(fields.attributes(n))
+        .collect(),
         cell: vec![
             Attribute::scalars("material_id", 1).with_data(cell_material),
             Attribute::scalars("stretch_ratio", 1).with_data(ratio),
@@ -196,6 +234,48 @@ pub fn write_vtk(
             message: e.to_string(),
         })?;
     std::fs::write(path, bytes).map_err(|e| io_err(path, e))
+}
+
+/// Point and cell data arrays of a VTK file, by name, as f64 (vectors flattened xyz).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VtkData {
+    /// Point data (`velocity`, `inv_mass`, `material_id`, `det_F`, `hardening`, ...).
+    pub point: BTreeMap<String, Vec<f64>>,
+    /// Cell data (`material_id`, `stretch_ratio`).
+    pub cell: BTreeMap<String, Vec<f64>>,
+}
+
+/// Reads every point and cell data array of a VTK legacy file written by [`write_vtk`].
+pub fn read_vtk_data(bytes: &[u8], file: &str) -> Result<VtkData, ImportError> {
+    let malformed = |message: String| ImportError::Malformed {
+        file: file.into(),
+        format: "vtk",
+        message,
+    };
+    let vtk = Vtk::parse_legacy_be(bytes).map_err(|e| malformed(e.to_string()))?;
+    let DataSet::UnstructuredGrid { pieces, .. } = vtk.data else {
+        return Err(malformed("not an unstructured grid".into()));
+    };
+    let Some(vtkio::model::Piece::Inline(piece)) = pieces.into_iter().next() else {
+        return Err(malformed("no inline piece".into()));
+    };
+    let collect = |attrs: Vec<Attribute>| -> Result<BTreeMap<String, Vec<f64>>, ImportError> {
+        let mut out = BTreeMap::new();
+        for a in attrs {
+            if let Attribute::DataArray(d) = a {
+                let v: Vec<f64> = d
+                    .data
+                    .cast_into()
+                    .ok_or_else(|| malformed(format!("{} is not numeric", d.name)))?;
+                out.insert(d.name, v);
+            }
+        }
+        Ok(out)
+    };
+    Ok(VtkData {
+        point: collect(piece.data.point)?,
+        cell: collect(piece.data.cell)?,
+    })
 }
 
 /// Reads a VTK legacy unstructured grid as written by [`write_vtk`]: points, the `velocity`

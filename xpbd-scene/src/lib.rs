@@ -9,10 +9,14 @@
 //!   range errors name the field and the bad value.
 //! * [`build`]: a scene becomes a [`xpbd_core::Simulation`] plus the [`export::Topology`]
 //!   written with each frame ([`BuiltScene`]).
-//! * [`export`]: VTK legacy binary (vtkio; point velocity, inverse mass, material id; cell
-//!   material id and stretch ratio l/l₀, A/A₀, det F = V/V₀), PLY (ply-rs) and OBJ per frame.
+//! * [`continuum`]: `[[continuum]]` XPBI continua (sand, snow, clay, elastic, viscoplastic)
+//!   sampled in regions, in the same simulation as the XPBD bodies and colliders.
+//! * [`export`]: VTK legacy binary (vtkio; point velocity, inverse mass, material id and, for
+//!   XPBI particles, det F, hardening, volume correction and λ; cell material id and stretch
+//!   ratio l/l₀, A/A₀, det F = V/V₀), PLY (ply-rs) and OBJ per frame.
 //! * [`import`]: OBJ (tobj), PLY (ply-rs), TetGen `.node`/`.ele`, Gmsh `.msh` (mshio).
-//! * [`checkpoint`]: bit-exact save/restore ([`Checkpoint`]).
+//! * [`checkpoint`]: bit-exact save/restore ([`Checkpoint`]), including warm-started
+//!   multipliers and XPBI's deformation gradients and hardening state.
 //! * [`runner`]: run a scene and write its frames (`cargo xtask run SCENE --out DIR`).
 //!
 //! ## Scene format
@@ -26,7 +30,7 @@
 //! frames = 150
 //! steps_per_frame = 1         # optional, default 1
 //!
-//! [solver]                    # optional; these are the defaults
+//! [solver]                    # optional, as is each field; these are the defaults
 //! substeps = 10
 //! iterations = 1
 //! method = { kind = "coloured" }   # or { kind = "gauss_seidel" },
@@ -37,7 +41,7 @@
 //! # multiplier_warm_start = 0.1
 //!
 //! [materials.cotton]          # SI units; material id = position in name order
-//! density = 1500.0            # kg/m³
+//! density = 1500.0            # kg/m³ (required unless a preset gives it)
 //! youngs = 5.0e8              # Pa; absent = inextensible
 //! poisson = 0.3               # default 0.3
 //! thickness = 0.0005          # m, sheets
@@ -73,6 +77,27 @@
 //! translate = [0.0, 0.0, 1.0]
 //! scale = 1.0
 //! pins = [0, 5]
+//!
+//! [materials.sand]            # a continuum material: a preset (sand | snow | clay | metal |
+//! preset = "sand"             # toothpaste | honey) and/or SI values, which override it:
+//! # plasticity = "elastic"
+//! # plasticity = { von_mises = { yield_stress = 76.9, hardening_modulus = 0.0 } }
+//! # plasticity = { drucker_prager = { friction_angle = 30.0, cohesion = 0.0,
+//! #                volume_correction = false, hardening = [35.0, 9.0, 0.2, 10.0] } }
+//! # plasticity = { nacc = { friction_angle = 45.0, beta = 0.3, xi = 3.0 } }
+//! # plasticity = { herschel_bulkley = { yield_stress = 50.0, viscosity = 10.0, exponent = 0.5 } }
+//!
+//! [[continuum]]               # XPBI: lattice particles of mass ρΔx³ in a region
+//! material = "sand"
+//! region = { box = { min = [-0.1, -0.1, 0.0], max = [0.1, 0.1, 0.4] } }
+//! # region = { ball = { center = [0, 0, 0.1], radius = 0.05 } }
+//! # region = { cylinder = { base = [0, 0, 0], radius = 0.1, height = 0.4 } }
+//! spacing = 0.02              # Δx (m)
+//! velocity = [0.0, 0.0, 0.0]  # initial, m/s
+//! # pin = { min = [...], max = [...] }   # particles in this box are pinned
+//! # xpbi = { support_over_spacing = 2.0, xsph = 0.01, plasticity_in_loop = true,
+//! #          position_correction = true, pinv_threshold = 0.01, cfl = 0.4,
+//! #          min_distance_ratio = 0.5 }
 //!
 //! [[collider]]                # static; shape = plane | sphere | box | capsule
 //! shape = { sphere = { radius = 0.3 } }

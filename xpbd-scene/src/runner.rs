@@ -21,7 +21,7 @@ pub fn write_frame(scene: &BuiltScene, dir: &Path) -> Result<Vec<PathBuf>, Expor
             Format::Vtk => {
                 let path = frame_path(dir, scene.frame, "vtk");
                 let title = format!("{} t={}", scene.scene.name, scene.time());
-                write_vtk(&path, &title, &scene.topology, p)?;
+                write_vtk(&path, &title, &scene.topology, p, &scene.particle_fields())?;
                 path
             }
             Format::Ply => {

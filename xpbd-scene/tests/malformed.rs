@@ -322,6 +322,7 @@ fn unwritable_frame_is_an_export_error() {
         "x",
         &s.topology,
         s.sim.particles(),
+        &Default::default(),
     )
     .unwrap_err();
     assert!(matches!(e, xpbd_scene::ExportError::Io { .. }), "{e}");

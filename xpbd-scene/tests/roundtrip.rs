@@ -2,7 +2,7 @@
 mod common;
 
 use xpbd_scene::BuiltScene;
-use xpbd_scene::export::{obj_text, ply_bytes, read_vtk, write_vtk};
+use xpbd_scene::export::{obj_text, ply_bytes, read_vtk, read_vtk_data, write_vtk};
 use xpbd_scene::import::{parse_gmsh, parse_obj, parse_ply, parse_tetgen};
 
 /// A deformed, moving state: the soft beam after a few frames (tets, boundary faces, velocities).
@@ -20,7 +20,14 @@ fn vtk_round_trip_is_bit_exact() {
     let s = moving_beam();
     let dir = common::tmp_dir("vtk");
     let path = dir.join("f.vtk");
-    write_vtk(&path, "beam", &s.topology, s.sim.particles()).unwrap();
+    write_vtk(
+        &path,
+        "beam",
+        &s.topology,
+        s.sim.particles(),
+        &Default::default(),
+    )
+    .unwrap();
     let m = read_vtk(&std::fs::read(&path).unwrap(), "f.vtk").unwrap();
     let p = s.sim.particles();
     // Binary legacy VTK stores f64 big-endian: the same bits come back.
@@ -95,4 +102,73 @@ fn every_frame_format_is_written_and_readable() {
     assert_eq!(files, 9);
     let last = read_vtk(&std::fs::read(dir.join("frame_00004.vtk")).unwrap(), "f").unwrap();
     assert_eq!(last.vertices, s.sim.particles().x);
+}
+
+/// The frames `cargo xtask run` writes for an XPBI scene carry, per particle, the velocity, det F,
+/// hardening, volume correction, λ and material id, and read back bit for bit. The sand column
+/// is collapsing by then (some particles have yielded), so the fields are not trivial.
+#[test]
+fn vtk_frame_of_an_xpbi_scene_carries_the_continuum_fields_bit_exactly() {
+    let (text, path) = common::shortened("sand_column_2d.toml", 3);
+    let text = text.replace("steps_per_frame = 100", "steps_per_frame = 10");
+    let mut s = xpbd_scene::build_scene(xpbd_scene::SceneFile::parse(&text, &path).unwrap(), &path)
+        .unwrap();
+    for _ in 0..3 {
+        s.advance_frame().unwrap();
+    }
+    let dir = common::tmp_dir("vtk-xpbi");
+    let written = xpbd_scene::runner::write_frame(&s, &dir).unwrap();
+    let bytes = std::fs::read(&written[0]).unwrap();
+    let data = read_vtk_data(&bytes, "f.vtk").unwrap();
+    let p = s.sim.particles();
+    let block = s.sim.block(s.continua[0].handle);
+    let kind = &block.kind;
+    let members: Vec<usize> = kind.members().iter().map(|&m| m as usize).collect();
+    assert_eq!(members, (0..p.len()).collect::<Vec<_>>());
+    let v: Vec<f64> = p.v.iter().flat_map(|v| [v.x, v.y, v.z]).collect();
+    assert_eq!(data.point["velocity"], v);
+    let det: Vec<f64> = kind
+        .deformation_gradients()
+        .iter()
+        .map(|f| f.determinant())
+        .collect();
+    assert_eq!(data.point["det_F"], det);
+    let q: Vec<f64> = kind.plastic_states().iter().map(|s| s.hardening).collect();
+    assert_eq!(data.point["hardening"], q);
+    assert!(q.iter().any(|&q| q > 0.0), "no particle has yielded");
+    assert!(det.iter().any(|&d| (d - 1.0).abs() > 1e-4));
+    let vc: Vec<f64> = kind
+        .plastic_states()
+        .iter()
+        .map(|s| s.volume_correction)
+        .collect();
+    assert_eq!(data.point["volume_correction"], vc);
+    let lambda = xpbd_core::constraint::ConstraintSet::multipliers(block);
+    assert_eq!(data.point["lambda"], lambda);
+    assert!(lambda.iter().any(|&l| l != 0.0));
+    assert!(data.point["material_id"].iter().all(|&m| m == 0.0));
+    // Positions through the mesh reader: bit-exact too; every particle is a VTK vertex cell.
+    let m = read_vtk(&bytes, "f.vtk").unwrap();
+    assert_eq!(m.vertices, p.x);
+    assert_eq!(data.cell["material_id"].len(), p.len());
+}
+
+/// Meshes keep their per-element data: the soft beam's tets carry det F = V/V₀ and the
+/// material id as cell data; XPBD-only scenes write no continuum point fields.
+#[test]
+fn vtk_mesh_cells_keep_their_stretch_ratio() {
+    let s = moving_beam();
+    let dir = common::tmp_dir("vtk-cells");
+    let written = xpbd_scene::runner::write_frame(&s, &dir).unwrap();
+    let vtk = written
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "vtk"))
+        .unwrap();
+    let data = read_vtk_data(&std::fs::read(vtk).unwrap(), "f.vtk").unwrap();
+    let ratios = s.topology.stretch_ratios(&s.sim.particles().x);
+    assert_eq!(data.cell["stretch_ratio"], ratios);
+    assert_eq!(ratios.len(), s.topology.tets.len());
+    // The beam sags, so some tet has changed volume.
+    assert!(ratios.iter().any(|r| (r - 1.0).abs() > 1e-6));
+    assert!(!data.point.contains_key("det_F") && data.point.contains_key("inv_mass"));
 }
