@@ -63,7 +63,11 @@ pub(crate) fn groups(count: u32) -> (u32, u32) {
     }
 }
 
-pub(crate) fn read_u32(ctx: &GpuContext, src: &wgpu::Buffer, len: usize) -> Result<Vec<u32>, GpuError> {
+pub(crate) fn read_u32(
+    ctx: &GpuContext,
+    src: &wgpu::Buffer,
+    len: usize,
+) -> Result<Vec<u32>, GpuError> {
     let bytes = 4 * len as u64;
     if bytes == 0 {
         return Ok(Vec::new());

@@ -202,9 +202,15 @@ impl GpuXpbi {
             friction_s[i] = pl.static_friction as f32;
             friction_k[i] = pl.kinetic_friction as f32;
         }
-        let flags = if s.plasticity_in_loop { FLAG_IN_LOOP } else { 0 }
-            | if scene.spacing_constraints { FLAG_SPACING } else { 0 }
-            | if scene.averaged { FLAG_AVERAGED } else { 0 };
+        let flags = if s.plasticity_in_loop {
+            FLAG_IN_LOOP
+        } else {
+            0
+        } | if scene.spacing_constraints {
+            FLAG_SPACING
+        } else {
+            0
+        } | if scene.averaged { FLAG_AVERAGED } else { 0 };
         let params = GpuXpbiParams {
             n: n as u32,
             n_planes: scene.planes.len() as u32,
@@ -265,7 +271,14 @@ impl GpuXpbi {
                 .collect()
         };
         let pinfo: Vec<[f32; 4]> = (0..self.n)
-            .map(|i| [scene.inv_mass[i] as f32, scene.rest_volume[i] as f32, 0.0, 0.0])
+            .map(|i| {
+                [
+                    scene.inv_mass[i] as f32,
+                    scene.rest_volume[i] as f32,
+                    0.0,
+                    0.0,
+                ]
+            })
             .collect();
         let f: Vec<[[f32; 4]; 3]> = scene.deformation_gradients.iter().map(mat_cols).collect();
         let st: Vec<[f32; 4]> = scene
@@ -279,8 +292,16 @@ impl GpuXpbi {
         };
         self.ctx.scoped(|| {
             q.write_buffer(&self.bufs.scan_parts, 0, bytemuck::bytes_of(&sp));
-            q.write_buffer(&self.bufs.x, 0, bytemuck::cast_slice(&vec4(&scene.positions)));
-            q.write_buffer(&self.bufs.v, 0, bytemuck::cast_slice(&vec4(&scene.velocities)));
+            q.write_buffer(
+                &self.bufs.x,
+                0,
+                bytemuck::cast_slice(&vec4(&scene.positions)),
+            );
+            q.write_buffer(
+                &self.bufs.v,
+                0,
+                bytemuck::cast_slice(&vec4(&scene.velocities)),
+            );
             q.write_buffer(&self.bufs.pinfo, 0, bytemuck::cast_slice(&pinfo));
             q.write_buffer(&self.bufs.fmat, 0, bytemuck::cast_slice(&f));
             q.write_buffer(&self.bufs.pstate, 0, bytemuck::cast_slice(&st));
@@ -322,7 +343,10 @@ impl GpuXpbi {
         let device = self.ctx.device();
         let mut enc = device.create_command_encoder(&Default::default());
         {
-            let group = self.group.as_ref().ok_or_else(|| GpuError::Wgpu("no bind group".into()))?;
+            let group = self
+                .group
+                .as_ref()
+                .ok_or_else(|| GpuError::Wgpu("no bind group".into()))?;
             let mut pass = enc.begin_compute_pass(&Default::default());
             pass.set_bind_group(0, group, &[]);
             let (gx, gy) = groups(self.n as u32);
@@ -391,7 +415,10 @@ impl GpuXpbi {
         q.write_buffer(&self.bufs.stats, 0, bytemuck::cast_slice(&init));
         // The params uniform must hold n (it always does after construction).
         q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&self.params));
-        let mut enc = self.ctx.device().create_command_encoder(&Default::default());
+        let mut enc = self
+            .ctx
+            .device()
+            .create_command_encoder(&Default::default());
         {
             let mut pass = enc.begin_compute_pass(&Default::default());
             pass.set_bind_group(0, self.group.as_ref(), &[]);
@@ -400,7 +427,8 @@ impl GpuXpbi {
             pass.dispatch_workgroups(gx, gy, 1);
         }
         self.ctx.scoped(|| q.submit([enc.finish()]))?;
-        let raw: Vec<u32> = bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.stats, 0, 32)?);
+        let raw: Vec<u32> =
+            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.stats, 0, 32)?);
         let lo = core::array::from_fn(|a| from_order_key(raw[a]) as f64);
         let hi = core::array::from_fn(|a| from_order_key(raw[3 + a]) as f64);
         let v2 = f32::from_bits(raw[6]) as f64;
@@ -490,10 +518,29 @@ impl GpuXpbi {
         let p = &self.pipes;
         let groups_grid = self.ctx.scoped(|| {
             [
-                bind(&p.bin, &[(0, &b.grid_params), (1, &b.xn), (2, &b.cell_of), (3, &b.counters)]),
+                bind(
+                    &p.bin,
+                    &[
+                        (0, &b.grid_params),
+                        (1, &b.xn),
+                        (2, &b.cell_of),
+                        (3, &b.counters),
+                    ],
+                ),
                 bind(&p.scan, &[(0, &b.scan_cells), (1, &b.cell_start)]),
-                bind(&p.scatter, &[(0, &b.grid_params), (2, &b.cell_of), (3, &b.counters), (5, &b.sorted)]),
-                bind(&p.sort_cells, &[(0, &b.grid_params), (4, &b.cell_start), (5, &b.sorted)]),
+                bind(
+                    &p.scatter,
+                    &[
+                        (0, &b.grid_params),
+                        (2, &b.cell_of),
+                        (3, &b.counters),
+                        (5, &b.sorted),
+                    ],
+                ),
+                bind(
+                    &p.sort_cells,
+                    &[(0, &b.grid_params), (4, &b.cell_start), (5, &b.sorted)],
+                ),
                 bind(
                     &p.count_nb,
                     &[
@@ -508,7 +555,14 @@ impl GpuXpbi {
                 bind(&p.scan, &[(0, &b.scan_parts), (1, &b.nb_offsets)]),
             ]
         })?;
-        let [g_bin, g_scan_cells, g_scatter, g_sort, g_count, g_scan_parts] = &groups_grid;
+        let [
+            g_bin,
+            g_scan_cells,
+            g_scatter,
+            g_sort,
+            g_count,
+            g_scan_parts,
+        ] = &groups_grid;
         let max_cells = (self.bufs.cell_capacity - 1) as u32;
         let mut enc = device.create_command_encoder(&Default::default());
         enc.copy_buffer_to_buffer(&b.x, 0, &b.xn, 0, None);
@@ -545,7 +599,8 @@ impl GpuXpbi {
         }
         self.ctx.scoped(|| q.submit([enc.finish()]))?;
         let total_raw = read_bytes(&self.ctx, &self.bufs.nb_offsets, 4 * self.n as u64, 4)?;
-        let total = u32::from_le_bytes([total_raw[0], total_raw[1], total_raw[2], total_raw[3]]) as usize;
+        let total =
+            u32::from_le_bytes([total_raw[0], total_raw[1], total_raw[2], total_raw[3]]) as usize;
         self.neighbours = total;
         if total > self.bufs.slot_capacity {
             let cap = total + total / 4 + 16;
@@ -628,8 +683,11 @@ impl GpuXpbi {
             &b.stats,
             &b.tau_planes,
         ];
-        let entries: Vec<(u32, &wgpu::Buffer)> =
-            list.iter().enumerate().map(|(i, b)| (i as u32, *b)).collect();
+        let entries: Vec<(u32, &wgpu::Buffer)> = list
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i as u32, *b))
+            .collect();
         let group = self
             .ctx
             .scoped(|| bind_entries(self.ctx.device(), &self.pipes.layout, &entries))?;
@@ -655,12 +713,21 @@ impl GpuXpbi {
         &self,
     ) -> Result<(Vec<u32>, Vec<u32>, Vec<Vector3<f64>>, Vec<Vector3<f64>>), GpuError> {
         let total = self.neighbours;
-        let offsets: Vec<u32> =
-            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.nb_offsets, 0, 4 * (self.n as u64 + 1))?);
+        let offsets: Vec<u32> = bytemuck::pod_collect_to_vec(&read_bytes(
+            &self.ctx,
+            &self.bufs.nb_offsets,
+            0,
+            4 * (self.n as u64 + 1),
+        )?);
         let indices: Vec<u32> = if total == 0 {
             Vec::new()
         } else {
-            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.nb_indices, 0, 4 * total as u64)?)
+            bytemuck::pod_collect_to_vec(&read_bytes(
+                &self.ctx,
+                &self.bufs.nb_indices,
+                0,
+                4 * total as u64,
+            )?)
         };
         let q = if total == 0 {
             Vec::new()
@@ -672,7 +739,8 @@ impl GpuXpbi {
     }
 
     fn read_vec4(&self, buf: &wgpu::Buffer, len: usize) -> Result<Vec<Vector3<f64>>, GpuError> {
-        let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, buf, 0, 16 * len as u64)?);
+        let raw: Vec<[f32; 4]> =
+            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, buf, 0, 16 * len as u64)?);
         Ok(raw
             .iter()
             .map(|a| Vector3::new(a[0] as f64, a[1] as f64, a[2] as f64))
@@ -691,8 +759,12 @@ impl GpuXpbi {
 
     /// Elastic deformation gradients Fⁿ (downloaded).
     pub fn deformation_gradients(&self) -> Result<Vec<Matrix3<f64>>, GpuError> {
-        let raw: Vec<[[f32; 4]; 3]> =
-            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.fmat, 0, 48 * self.n as u64)?);
+        let raw: Vec<[[f32; 4]; 3]> = bytemuck::pod_collect_to_vec(&read_bytes(
+            &self.ctx,
+            &self.bufs.fmat,
+            0,
+            48 * self.n as u64,
+        )?);
         Ok(raw
             .iter()
             .map(|c| Matrix3::from_fn(|i, j| c[j][i] as f64))
@@ -701,8 +773,12 @@ impl GpuXpbi {
 
     /// Plastic states `[hardening, volume correction]` (downloaded).
     pub fn plastic_states(&self) -> Result<Vec<[f64; 2]>, GpuError> {
-        let raw: Vec<[f32; 4]> =
-            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.pstate, 0, 16 * self.n as u64)?);
+        let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&read_bytes(
+            &self.ctx,
+            &self.bufs.pstate,
+            0,
+            16 * self.n as u64,
+        )?);
         Ok(raw.iter().map(|a| [a[0] as f64, a[1] as f64]).collect())
     }
 

@@ -80,8 +80,14 @@ impl XpbiGpuScene {
         let p = sim.particles();
         let n = p.len();
         let c = scene.continuum();
-        let unsupported = |what: String, reason: &'static str| GpuError::Unsupported { what, reason };
-        if c.members().len() != n || c.members().iter().enumerate().any(|(i, &m)| m as usize != i) {
+        let unsupported =
+            |what: String, reason: &'static str| GpuError::Unsupported { what, reason };
+        if c.members().len() != n
+            || c.members()
+                .iter()
+                .enumerate()
+                .any(|(i, &m)| m as usize != i)
+        {
             return Err(unsupported(
                 "XPBI block over a subset of the particles".into(),
                 "the GPU XPBI path simulates continuum particles only",
@@ -188,11 +194,18 @@ impl XpbiGpuScene {
             ("velocities length", self.velocities.len()),
             ("inv_mass length", self.inv_mass.len()),
             ("rest_volume length", self.rest_volume.len()),
-            ("deformation_gradients length", self.deformation_gradients.len()),
+            (
+                "deformation_gradients length",
+                self.deformation_gradients.len(),
+            ),
             ("plastic_states length", self.plastic_states.len()),
         ] {
             if len != n {
-                return Err(invalid(field, len as f64, "must equal the number of positions"));
+                return Err(invalid(
+                    field,
+                    len as f64,
+                    "must equal the number of positions",
+                ));
             }
         }
         self.material.validate()?;
@@ -209,20 +222,36 @@ impl XpbiGpuScene {
                 .into());
             }
             if !(self.inv_mass[i].is_finite() && self.inv_mass[i] >= 0.0) {
-                return Err(invalid("inv_mass", self.inv_mass[i], "must be finite and >= 0"));
+                return Err(invalid(
+                    "inv_mass",
+                    self.inv_mass[i],
+                    "must be finite and >= 0",
+                ));
             }
             if !(self.rest_volume[i].is_finite() && self.rest_volume[i] > 0.0) {
-                return Err(invalid("rest_volume", self.rest_volume[i], "must be finite and > 0"));
+                return Err(invalid(
+                    "rest_volume",
+                    self.rest_volume[i],
+                    "must be finite and > 0",
+                ));
             }
         }
         if self.iterations == 0 {
             return Err(invalid("iterations", 0.0, "must be >= 1"));
         }
         if !(self.omega.is_finite() && self.omega > 0.0 && self.omega <= 2.0) {
-            return Err(invalid("omega", self.omega, "Jacobi relaxation must lie in (0, 2]"));
+            return Err(invalid(
+                "omega",
+                self.omega,
+                "Jacobi relaxation must lie in (0, 2]",
+            ));
         }
         if !(self.velocity_damping.is_finite() && self.velocity_damping >= 0.0) {
-            return Err(invalid("velocity_damping", self.velocity_damping, "must be finite and >= 0"));
+            return Err(invalid(
+                "velocity_damping",
+                self.velocity_damping,
+                "must be finite and >= 0",
+            ));
         }
         if !self.gravity.iter().all(|c| c.is_finite()) {
             return Err(invalid("gravity", f64::NAN, "must be finite"));

@@ -148,3 +148,120 @@ fn gpu_return_mappings_match_xpbi_continuum() {
         }
     }
 }
+
+/// NACC and Herschel–Bulkley (general exponent by the bracketed scalar solve, and Bingham) in
+/// WGSL against xpbi-continuum, over the samples above with compressed hardening states
+/// (NACC α = ln J_p ∈ [−0.4, 0]: a cap p₀ of the order of the sampled pressures, so the tips,
+/// the ellipse and the elastic region are all exercised).
+///
+/// Tolerance: as above, 1e-5 ‖F‖ for F_E; the hardening increments are strain-like quantities
+/// of the same f32 accuracy (the NACC "fake p" intersection divides by κ, a scale that cancels).
+/// Samples within 1e-4 (strain units) of a branch boundary are skipped.
+#[test]
+fn gpu_nacc_and_herschel_bulkley_match_xpbi_continuum() {
+    use xpbi_continuum::plasticity::{HerschelBulkley, Nacc};
+    let Some(ctx) = context_for_test("plasticity nacc hb").unwrap_or_else(|e| panic!("{e}")) else {
+        return;
+    };
+    let lame = Lame {
+        mu: 1e5,
+        lambda: 2e5,
+    };
+    let dt = 1e-3;
+    let kappa = lame.lambda + 2.0 * lame.mu / 3.0;
+    let nacc = Nacc {
+        friction_angle: 45.0,
+        beta: 0.3,
+        xi: 3.0,
+    };
+    let hb = |yield_stress: f64, viscosity: f64, exponent: f64| HerschelBulkley {
+        yield_stress,
+        viscosity,
+        exponent,
+    };
+    // η chosen so that c = η^{1/h} (s_tr − τ_Y)^{1−1/h} / (2μΔt) ≈ 1 for the typical excess
+    // s_tr − τ_Y ≈ 1.5e4 Pa: the relaxed stress lies well inside [τ_Y, s_tr].
+    let cases: Vec<(&str, PlasticModel)> = vec![
+        ("NACC", PlasticModel::Nacc(nacc)),
+        (
+            "Herschel-Bulkley h = 0.5",
+            PlasticModel::HerschelBulkley(hb(5e3, 1.7e3, 0.5)),
+        ),
+        (
+            "Herschel-Bulkley h = 2",
+            PlasticModel::HerschelBulkley(hb(5e3, 3.0, 2.0)),
+        ),
+        (
+            "Bingham h = 1",
+            PlasticModel::HerschelBulkley(hb(5e3, 200.0, 1.0)),
+        ),
+    ];
+    let items: Vec<(Matrix3<f64>, [f64; 2])> = samples()
+        .into_iter()
+        .map(|(f, s)| (f, [-2.0 * s[0], 0.0]))
+        .collect();
+    for (name, model) in cases {
+        let gpu_model = Gpu::from_xpbi(&model);
+        let gpu = xpbd_gpu::plasticity::return_map_batch_dt(
+            &ctx,
+            &gpu_model,
+            lame.mu,
+            lame.lambda,
+            dt,
+            &items,
+        )
+        .unwrap();
+        let (mut checked, mut yielded) = (0, 0);
+        for (i, ((f, s), (fe_gpu, s_gpu))) in items.iter().zip(&gpu).enumerate() {
+            let st = PlasticState {
+                hardening: s[0],
+                volume_correction: 0.0,
+            };
+            let eps: Vector3<f64> = principal(f).eps;
+            let dev = deviatoric(&eps).norm();
+            let margin = match model {
+                PlasticModel::Nacc(m) => {
+                    let p0 = m.p0(kappa, &st);
+                    let (p, q) = Nacc::invariants(&eps, &lame);
+                    let y = m.yield_function(p, q, p0, 3);
+                    // Distances in strain units: pressure over κ, y over κ² (y ~ p²).
+                    ((p - p0) / kappa)
+                        .abs()
+                        .min(((p + m.beta * p0) / kappa).abs())
+                        .min((y / (kappa * kappa)).abs().sqrt())
+                        .min(dev)
+                }
+                PlasticModel::HerschelBulkley(m) => {
+                    ((2.0 * lame.mu * dev - m.yield_stress) / (2.0 * lame.mu)).abs()
+                }
+                _ => f64::INFINITY,
+            };
+            if margin < 1e-4 {
+                continue;
+            }
+            let (fe, st_new) = model.return_map(f, &st, &lame, dt);
+            let tol = 1e-5 * f.norm();
+            let err = (fe_gpu - fe).norm();
+            assert!(err < tol, "{name} #{i}: ‖ΔF_E‖ = {err:e}");
+            assert!(
+                (s_gpu[0] - st_new.hardening).abs() < tol,
+                "{name} #{i}: hardening {} vs {}",
+                s_gpu[0],
+                st_new.hardening
+            );
+            checked += 1;
+            if (fe - f).norm() > 1e-3 {
+                yielded += 1;
+            }
+        }
+        eprintln!("{name}: {checked} samples compared, {yielded} yielded");
+        assert!(
+            checked > 200,
+            "{name}: only {checked} samples away from branch boundaries"
+        );
+        assert!(
+            yielded > 20,
+            "{name}: too few samples exercise the projection"
+        );
+    }
+}
