@@ -1,1 +1,101 @@
-fn main() {}
+//! XPBI 3D sand column (issue 5's benchmark scene: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³,
+//! E = 3.5e5 Pa, ν = 0.3, φ = 30°, ground friction 0.5, Δt = 1e-4 s, 10 iterations, released
+//! at rest): steps per second on the CPU path (xpbi-continuum, f64, rayon; Jacobi, the GPU's
+//! solver, and coloured Gauss-Seidel, the CPU default) and on the GPU path (wgpu, f32,
+//! Jacobi) from the same scene, printed as one JSON line per CPU solver with the adapter name,
+//! the GPU/CPU throughput ratio and µs per particle per step.
+//!
+//! `cargo bench -p xpbd-gpu --bench gpu_xpbi` (100k particles). `XPBD_BENCH_XPBI_N=1000000`
+//! for the 1M-particle option, `XPBD_BENCH_STEPS` for the timed steps (default 3, after one
+//! warm-up step). Without an adapter only the CPU figures are printed.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use xpbd_core::SolverKind;
+use xpbd_gpu::{GpuContext, GpuXpbi, XpbiGpuScene};
+use xpbi_continuum::sand_column::{SandColumnConfig, sand_column_3d_scene};
+use xpbi_continuum::scene::ContinuumScene;
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn scene(n: usize, solver: SolverKind) -> ContinuumScene<3> {
+    let mut s = sand_column_3d_scene(&SandColumnConfig {
+        threads: 0,
+        ..SandColumnConfig::new(n)
+    })
+    .expect("sand column");
+    let mut settings = s.sim.settings().clone();
+    settings.solver = solver;
+    s.sim.set_settings(settings).expect("settings");
+    s.options.solver = solver;
+    s
+}
+
+fn main() {
+    let n = env_usize("XPBD_BENCH_XPBI_N", 100_000);
+    let steps = env_usize("XPBD_BENCH_STEPS", 3);
+    let ctx = match GpuContext::from_env() {
+        Ok(c) => Some(Arc::new(c)),
+        Err(e) => {
+            eprintln!("no GPU: {e}");
+            None
+        }
+    };
+    // GPU: upload once, one warm-up step (pipelines, buffer growth), then timed steps ended by
+    // a wait for the device.
+    let gpu = ctx.as_ref().map(|ctx| {
+        let s = scene(n, SolverKind::JACOBI);
+        let desc = XpbiGpuScene::from_cpu(&s).expect("GPU scene");
+        let mut g = match GpuXpbi::new(ctx.clone(), &desc) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("GPU XPBI unavailable at {n} particles: {e}");
+                return None;
+            }
+        };
+        g.step(s.options.dt).expect("warm-up step");
+        g.finish().expect("wait");
+        let t = Instant::now();
+        for _ in 0..steps {
+            g.step(s.options.dt).expect("step");
+        }
+        g.finish().expect("wait");
+        let sps = steps as f64 / t.elapsed().as_secs_f64();
+        Some((sps, g.total_neighbours() as f64 / g.len() as f64))
+    });
+    let gpu = gpu.flatten();
+    let adapter = ctx.as_ref().map_or("none".to_string(), |c| c.describe());
+    for solver in [SolverKind::JACOBI, SolverKind::Coloured] {
+        let mut s = scene(n, solver);
+        let particles = s.positions().len();
+        s.step().expect("warm-up step");
+        let t = Instant::now();
+        for _ in 0..steps {
+            s.step().expect("step");
+        }
+        let cpu = steps as f64 / t.elapsed().as_secs_f64();
+        let gpu_json = gpu.map_or("null".into(), |(g, _)| format!("{g:.4}"));
+        let ratio = gpu.map_or("null".into(), |(g, _)| format!("{:.3}", g / cpu));
+        let gpu_us = gpu.map_or("null".into(), |(g, _)| {
+            format!("{:.4}", 1e6 / (g * particles as f64))
+        });
+        let nb = gpu.map_or("null".into(), |(_, m)| format!("{m:.2}"));
+        println!(
+            "{{\"bench\":\"xpbi_sand_column\",\"particles\":{particles},\"dt_s\":1e-4,\"iterations\":10,\"timed_steps\":{steps},\"adapter\":\"{}\",\"cpu_solver\":\"{}\",\"cpu_threads\":{},\"cpu_steps_per_s\":{cpu:.4},\"cpu_us_per_particle_per_step\":{:.4},\"gpu_solver\":\"jacobi\",\"gpu_steps_per_s\":{gpu_json},\"gpu_us_per_particle_per_step\":{gpu_us},\"gpu_mean_neighbours\":{nb},\"gpu_over_cpu\":{ratio}}}",
+            adapter.replace('"', "'"),
+            solver.short_name(),
+            rayon_threads(),
+            1e6 / (cpu * particles as f64),
+        );
+    }
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |p| p.get())
+}

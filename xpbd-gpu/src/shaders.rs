@@ -182,13 +182,23 @@ mod tests {
             std::mem::size_of::<crate::xpbi::GpuXpbiParams>()
         );
         assert_eq!(size_of("Plastic"), std::mem::size_of::<GpuPlastic>());
-        // Storage bindings 1..=19 and the uniform at 0, as the host's bind group layout.
-        let bindings: Vec<u32> = module
+        assert_eq!(
+            size_of("ColourParams"),
+            std::mem::size_of::<crate::xpbi::GpuColourParams>()
+        );
+        // Group 0: the uniform at 0 and storage bindings 1..=22, as the host's bind group
+        // layout; group 1: the colour uniform.
+        let mut bindings: Vec<(u32, u32)> = module
             .global_variables
             .iter()
-            .filter_map(|(_, g)| g.binding.as_ref().map(|b| b.binding))
+            .filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.group, b.binding)))
             .collect();
-        assert_eq!(bindings.len() as u32, crate::xpbi::XPBI_STORAGE_BUFFERS + 1);
+        bindings.sort();
+        let mut want: Vec<(u32, u32)> = (0..=crate::xpbi::XPBI_STORAGE_BUFFERS)
+            .map(|b| (0, b))
+            .collect();
+        want.push((1, 0));
+        assert_eq!(bindings, want);
     }
 
     /// A broken shader is caught by the same check (the test above could not fail if the

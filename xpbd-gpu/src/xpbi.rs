@@ -27,9 +27,10 @@ use crate::grid::{GridParams, ScanParams, groups};
 use crate::plasticity::{GpuPlastic, PlasticModel};
 use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
+use xpbd_core::SolverKind;
 
-/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, bindings 1–20).
-pub const XPBI_STORAGE_BUFFERS: u32 = 20;
+/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, group 0 bindings 1–22).
+pub const XPBI_STORAGE_BUFFERS: u32 = 22;
 
 const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
@@ -62,8 +63,21 @@ pub struct GpuXpbiParams {
     plastic: GpuPlastic,
 }
 
+/// `struct ColourParams` of `xpbi.wgsl` (one per colour, at a dynamic offset).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Pod, Zeroable)]
+pub struct GpuColourParams {
+    offset: [u32; 4],
+    dims: [u32; 4],
+    count: [u32; 4],
+    pad: [u32; 4],
+}
+
+/// Colours of the coloured Gauss-Seidel sweep (3 per axis).
+const COLOURS: usize = 27;
+
 /// Names of the `xpbi.wgsl` entry points, in the order of [`Pipes`].
-pub const XPBI_ENTRY_POINTS: [&str; 11] = [
+pub const XPBI_ENTRY_POINTS: [&str; 14] = [
     "stats",
     "volumes",
     "count_incidence",
@@ -75,12 +89,16 @@ pub const XPBI_ENTRY_POINTS: [&str; 11] = [
     "xsph",
     "xsph_apply",
     "update_f",
+    "gs_contacts",
+    "gs_spacing",
+    "gs_xpbi",
 ];
 
 #[derive(Debug)]
 struct Pipes {
     xpbi: Vec<wgpu::ComputePipeline>,
     layout: wgpu::BindGroupLayout,
+    colour_layout: wgpu::BindGroupLayout,
     bin: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
     sort_cells: wgpu::ComputePipeline,
@@ -117,6 +135,8 @@ struct Buffers {
     lam_sp: wgpu::Buffer,
     stats: wgpu::Buffer,
     tau_planes: wgpu::Buffer,
+    colour_params: wgpu::Buffer,
+    colour_stride: u64,
     // Grid.
     cell_of: wgpu::Buffer,
     counters: wgpu::Buffer,
@@ -142,6 +162,9 @@ pub struct GpuXpbi {
     pipes: Pipes,
     bufs: Buffers,
     group: Option<wgpu::BindGroup>,
+    colour_group: wgpu::BindGroup,
+    coloured: bool,
+    colour_threads: [u32; COLOURS],
     neighbours: usize,
     steps: u64,
     time: f64,
@@ -210,7 +233,15 @@ impl GpuXpbi {
             FLAG_SPACING
         } else {
             0
-        } | if scene.averaged { FLAG_AVERAGED } else { 0 };
+        } | if matches!(scene.solver, SolverKind::Jacobi { averaged: true, .. }) {
+            FLAG_AVERAGED
+        } else {
+            0
+        };
+        let (omega, coloured) = match scene.solver {
+            SolverKind::Jacobi { omega, .. } => (omega, false),
+            _ => (1.0, true),
+        };
         let params = GpuXpbiParams {
             n: n as u32,
             n_planes: scene.planes.len() as u32,
@@ -218,7 +249,7 @@ impl GpuXpbi {
             pad0: 0,
             dt: 0.0,
             inv_dt: 0.0,
-            omega: scene.omega as f32,
+            omega: omega as f32,
             support: support as f32,
             kernel_scale: (21.0 / (2.0 * std::f64::consts::PI) / support.powi(3)) as f32,
             pinv_threshold: s.pinv_threshold as f32,
@@ -241,6 +272,20 @@ impl GpuXpbi {
         };
         let pipes = ctx.scoped(|| make_pipes(ctx.device()))?;
         let bufs = ctx.scoped(|| make_buffers(ctx.device(), n))?;
+        let colour_group = ctx.scoped(|| {
+            ctx.device().create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("xpbi colours"),
+                layout: &pipes.colour_layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &bufs.colour_params,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(std::mem::size_of::<GpuColourParams>() as u64),
+                    }),
+                }],
+            })
+        })?;
         let mut sim = Self {
             ctx,
             n,
@@ -255,6 +300,9 @@ impl GpuXpbi {
             pipes,
             bufs,
             group: None,
+            colour_group,
+            coloured,
+            colour_threads: [0; COLOURS],
             neighbours: 0,
             steps: 0,
             time: 0.0,
@@ -349,22 +397,42 @@ impl GpuXpbi {
                 .ok_or_else(|| GpuError::Wgpu("no bind group".into()))?;
             let mut pass = enc.begin_compute_pass(&Default::default());
             pass.set_bind_group(0, group, &[]);
+            pass.set_bind_group(1, &self.colour_group, &[0]);
             let (gx, gy) = groups(self.n as u32);
-            let mut run = |i: usize| {
-                pass.set_pipeline(&self.pipes.xpbi[i]);
+            let pipes = &self.pipes.xpbi;
+            let run = |pass: &mut wgpu::ComputePass, i: usize| {
+                pass.set_pipeline(&pipes[i]);
                 pass.dispatch_workgroups(gx, gy, 1);
             };
-            run(4); // predict
+            run(&mut pass, 4); // predict
             for _ in 0..self.iterations {
-                run(5); // solve
-                run(6); // apply
+                if self.coloured {
+                    run(&mut pass, 11); // gs_contacts
+                    for entry in [12, 13] {
+                        // gs_spacing, gs_xpbi: one dispatch per colour
+                        pass.set_pipeline(&pipes[entry]);
+                        for (c, &threads) in self.colour_threads.iter().enumerate() {
+                            if threads == 0 {
+                                continue;
+                            }
+                            let offset = (c as u64 * self.bufs.colour_stride) as u32;
+                            pass.set_bind_group(1, &self.colour_group, &[offset]);
+                            let (cx, cy) = groups(threads);
+                            pass.dispatch_workgroups(cx, cy, 1);
+                        }
+                    }
+                    pass.set_bind_group(1, &self.colour_group, &[0]);
+                } else {
+                    run(&mut pass, 5); // solve
+                    run(&mut pass, 6); // apply
+                }
             }
-            run(7); // velocities
+            run(&mut pass, 7); // velocities
             if self.xsph > 0.0 {
-                run(8);
-                run(9);
+                run(&mut pass, 8);
+                run(&mut pass, 9);
             }
-            run(10); // update_f
+            run(&mut pass, 10); // update_f
         }
         self.ctx.scoped(|| {
             self.ctx.queue().submit([enc.finish()]);
@@ -422,6 +490,7 @@ impl GpuXpbi {
         {
             let mut pass = enc.begin_compute_pass(&Default::default());
             pass.set_bind_group(0, self.group.as_ref(), &[]);
+            pass.set_bind_group(1, &self.colour_group, &[0]);
             pass.set_pipeline(&self.pipes.xpbi[0]);
             let (gx, gy) = groups(self.n as u32);
             pass.dispatch_workgroups(gx, gy, 1);
@@ -471,6 +540,7 @@ impl GpuXpbi {
             })?;
             self.bufs.counters = counters;
             self.bufs.cell_start = cell_start;
+            self.group = None;
             self.bufs.cell_capacity = cap;
         }
         let gp = GridParams {
@@ -488,6 +558,23 @@ impl GpuXpbi {
             pad: [0; 3],
         };
         q.write_buffer(&self.bufs.scan_cells, 0, bytemuck::bytes_of(&sp));
+        // Colour c = (cx mod 3) + 3 (cy mod 3) + 9 (cz mod 3), as CellColouring.
+        let stride = self.bufs.colour_stride as usize;
+        let mut bytes = vec![0u8; COLOURS * stride];
+        for c in 0..COLOURS {
+            let off = [(c % 3) as u32, ((c / 3) % 3) as u32, (c / 9) as u32];
+            let count: [u32; 3] =
+                core::array::from_fn(|a| (dims[a] as u32).saturating_sub(off[a]).div_ceil(3));
+            let cp = GpuColourParams {
+                offset: [off[0], off[1], off[2], c as u32],
+                dims: [dims[0] as u32, dims[1] as u32, dims[2] as u32, 0],
+                count: [count[0], count[1], count[2], 0],
+                pad: [0; 4],
+            };
+            self.colour_threads[c] = count[0] * count[1] * count[2];
+            bytes[c * stride..c * stride + 64].copy_from_slice(bytemuck::bytes_of(&cp));
+        }
+        q.write_buffer(&self.bufs.colour_params, 0, &bytes);
         Ok(())
     }
 
@@ -645,6 +732,7 @@ impl GpuXpbi {
             pass.set_bind_group(0, &g_fill, &[]);
             pass.dispatch_workgroups(gx, gy, 1);
             pass.set_bind_group(0, self.group.as_ref(), &[]);
+            pass.set_bind_group(1, &self.colour_group, &[0]);
             for i in 1..=3 {
                 pass.set_pipeline(&p.xpbi[i]); // volumes, count_incidence, frozen
                 pass.dispatch_workgroups(gx, gy, 1);
@@ -660,7 +748,7 @@ impl GpuXpbi {
             return Ok(());
         }
         let b = &self.bufs;
-        let list: [&wgpu::Buffer; 21] = [
+        let list: [&wgpu::Buffer; 23] = [
             &b.params,
             &b.x,
             &b.xn,
@@ -682,6 +770,8 @@ impl GpuXpbi {
             &b.lam_sp,
             &b.stats,
             &b.tau_planes,
+            &b.cell_start,
+            &b.sorted,
         ];
         let entries: Vec<(u32, &wgpu::Buffer)> = list
             .iter()
@@ -850,6 +940,9 @@ fn bind_entries(
 }
 
 fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
+    let colour_stride = (device.limits().min_uniform_buffer_offset_alignment as u64)
+        .max(std::mem::size_of::<GpuColourParams>() as u64)
+        .next_multiple_of(16);
     use wgpu::BufferUsages as U;
     let uniform = |label: &str, bytes: u64| {
         device.create_buffer(&wgpu::BufferDescriptor {
@@ -886,6 +979,13 @@ fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
         rev: storage(device, "rev", 16),
         lam_sp: storage(device, "lam_sp", 16),
         stats: storage(device, "stats", 32),
+        colour_params: device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("colour params"),
+            size: COLOURS as u64 * colour_stride,
+            usage: U::UNIFORM | U::COPY_DST,
+            mapped_at_creation: false,
+        }),
+        colour_stride,
         tau_planes: s("tau_planes", 16),
         cell_of: s("cell_of", 4),
         counters: storage(device, "counters", 16),
@@ -932,9 +1032,24 @@ fn make_pipes(device: &wgpu::Device) -> Pipes {
         label: Some("xpbi"),
         entries: &entries,
     });
+    let colour_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("xpbi colour"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(
+                    std::mem::size_of::<GpuColourParams>() as u64
+                ),
+            },
+            count: None,
+        }],
+    });
     let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("xpbi"),
-        bind_group_layouts: &[Some(&layout)],
+        bind_group_layouts: &[Some(&layout), Some(&colour_layout)],
         immediate_size: 0,
     });
     let make = |m: &wgpu::ShaderModule, layout: Option<&wgpu::PipelineLayout>, entry: &str| {
@@ -953,6 +1068,7 @@ fn make_pipes(device: &wgpu::Device) -> Pipes {
             .map(|e| make(&xpbi, Some(&pl), e))
             .collect(),
         layout,
+        colour_layout,
         bin: make(&grid, None, "bin"),
         scatter: make(&grid, None, "scatter"),
         sort_cells: make(&grid, None, "sort_cells"),

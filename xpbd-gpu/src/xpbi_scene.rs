@@ -48,12 +48,11 @@ pub struct XpbiGpuScene {
     pub material: Material,
     /// Kernel support, pseudo-inverse threshold, XSPH, implicit/semi-implicit plasticity.
     pub settings: XpbiSettings,
-    /// Jacobi iterations per step.
+    /// Solver iterations per step.
     pub iterations: usize,
-    /// Jacobi relaxation ω ∈ (0, 2].
-    pub omega: f64,
-    /// Scale each constraint by ω / (largest constraint count of its particles).
-    pub averaged: bool,
+    /// `Jacobi { ω, averaged }` or `Coloured` (3³ cell colours); sequential Gauss-Seidel is
+    /// not ported.
+    pub solver: SolverKind,
     /// Gravity (m/s²).
     pub gravity: Vector3<f64>,
     /// Velocity damping k (1/s): `v ← e^{−kΔt} v` for free particles.
@@ -70,8 +69,7 @@ pub struct XpbiGpuScene {
 
 impl XpbiGpuScene {
     /// The state and model of a CPU scene: every particle must be a member of the XPBI block,
-    /// with no kinematic target and no external force; the solver must be Jacobi (the GPU's
-    /// solver), one substep. The colliders of the scene's `ColliderContacts` block (ground and
+    /// with no kinematic target and no external force; Jacobi or coloured solver, one substep. The colliders of the scene's `ColliderContacts` block (ground and
     /// walls) must be static half-spaces without restitution; the contact particle radius is
     /// the scene's Δx/2 and the candidate test uses `ContactOptions::default()` (as
     /// `ContinuumScene::new` builds them).
@@ -112,15 +110,6 @@ impl XpbiGpuScene {
                 "XPBI runs one substep per step",
             ));
         }
-        let (omega, averaged) = match settings.solver {
-            SolverKind::Jacobi { omega, averaged } => (omega, averaged),
-            other => {
-                return Err(unsupported(
-                    format!("solver {}", other.short_name()),
-                    "the GPU XPBI path implements the Jacobi solver only (coloured Gauss-Seidel is not ported)",
-                ));
-            }
-        };
         let expected = 2 + usize::from(scene.options.spacing_constraints);
         if sim.blocks().len() != expected {
             return Err(unsupported(
@@ -168,8 +157,7 @@ impl XpbiGpuScene {
             material: *c.material(),
             settings: *c.settings(),
             iterations: settings.iterations,
-            omega,
-            averaged,
+            solver: settings.solver,
             gravity: settings.gravity,
             velocity_damping: settings.velocity_damping,
             spacing_constraints: scene.options.spacing_constraints,
@@ -239,12 +227,23 @@ impl XpbiGpuScene {
         if self.iterations == 0 {
             return Err(invalid("iterations", 0.0, "must be >= 1"));
         }
-        if !(self.omega.is_finite() && self.omega > 0.0 && self.omega <= 2.0) {
-            return Err(invalid(
-                "omega",
-                self.omega,
-                "Jacobi relaxation must lie in (0, 2]",
-            ));
+        match self.solver {
+            SolverKind::Jacobi { omega, .. } => {
+                if !(omega.is_finite() && omega > 0.0 && omega <= 2.0) {
+                    return Err(invalid(
+                        "omega",
+                        omega,
+                        "Jacobi relaxation must lie in (0, 2]",
+                    ));
+                }
+            }
+            SolverKind::Coloured => {}
+            SolverKind::GaussSeidel => {
+                return Err(GpuError::Unsupported {
+                    what: "sequential Gauss-Seidel".into(),
+                    reason: "use SolverKind::Coloured (parallel coloured Gauss-Seidel) or Jacobi",
+                });
+            }
         }
         if !(self.velocity_damping.is_finite() && self.velocity_damping >= 0.0) {
             return Err(invalid(

@@ -321,19 +321,13 @@ fn pair_factor(a: u32, b: u32) -> f32 {
     return xp.omega / f32(max(c, 1u));
 }
 
-@compute @workgroup_size(64)
-fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let p = tid(gid, nwg);
-    if p >= xp.n {
-        return;
-    }
+// The XPBI constraint of p at the current displacements: updates λ_p by the (scaled) XPBD
+// step and returns D_p = Δλ G (∇_{x_k}C = G q_k).
+fn xpbi_project(p: u32, factor: f32) -> mat3x3<f32> {
     let begin = nb_offsets[p];
     let end = nb_offsets[p + 1u];
-    let up = dsp[p].xyz;
-    let wp = pinfo[p].x;
-    // --- the XPBI constraint of p ---
     let qp = qself[p].xyz;
-    var g = outer(up, qp);
+    var g = outer(dsp[p].xyz, qp);
     for (var s = begin; s < end; s++) {
         g += outer(dsp[nb_indices[s]].xyz, qw[s].xyz);
     }
@@ -361,32 +355,46 @@ fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
         let us = mat3x3<f32>(d.u[0] * dd.x, d.u[1] * dd.y, d.u[2] * dd.z);
         gf = us * transpose(d.v) * transpose(f_n);
     }
-    var wsum = wp * dot(gf * qp, gf * qp);
+    var wsum = pinfo[p].x * dot(gf * qp, gf * qp);
     for (var s = begin; s < end; s++) {
-        let b = nb_indices[s];
         let gq = gf * qw[s].xyz;
-        wsum += pinfo[b].x * dot(gq, gq);
+        wsum += pinfo[nb_indices[s]].x * dot(gq, gq);
     }
     let alpha_tilde = xp.inv_dt * xp.inv_dt / pinfo[p].y;
     let denom = wsum + alpha_tilde;
     var dl = 0.0;
     if denom > 1.1754944e-38 {
-        dl = (-value - alpha_tilde * lam[p]) / denom * pinfo[p].w;
+        dl = (-value - alpha_tilde * lam[p]) / denom * factor;
     }
     lam[p] += dl;
-    dmat[p] = gf * dl;
-    // --- plane contacts (candidates only), budgeted Coulomb friction ---
-    var corr = vec3<f32>(0.0);
+    return gf * dl;
+}
+
+// Plane contacts of p (candidates only) from displacement `u0`; returns the corrected
+// displacement. Jacobi (`sequential` = false): every contact starts from u0 and the
+// corrections are summed; Gauss-Seidel: each contact starts where the previous one ended.
+fn contacts_project(p: u32, u0: vec3<f32>, sequential: bool) -> vec3<f32> {
+    let wp = pinfo[p].x;
     var lp = lam_planes[p];
     var tp = tau_planes[p];
     let mask = counts[p] >> 24u;
+    var factor = 1.0;
+    if !sequential {
+        factor = pair_factor(p, p);
+    }
+    var cur = u0;
+    var corr = vec3<f32>(0.0);
     for (var i = 0u; i < xp.n_planes; i++) {
+        var up = u0;
+        if sequential {
+            up = cur;
+        }
         let nrm = xp.planes[i].xyz;
         let cv = (dot(nrm, xn[p].xyz) - xp.planes[i].w) + dot(nrm, up);
         if (mask & (1u << i)) == 0u || (cv >= 0.0 && lp[i] <= 0.0) || wp <= 0.0 {
             continue;
         }
-        var dlp = -cv / wp * pair_factor(p, p);
+        var dlp = -cv / wp * factor;
         dlp = max(lp[i] + dlp, 0.0) - lp[i];
         lp[i] += dlp;
         // Local copy of the displacement (x − xⁿ), corrected by the normal then friction.
@@ -394,8 +402,7 @@ fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
         let mu_s = xp.friction_s[i];
         let mu_k = xp.friction_k[i];
         if (mu_s > 0.0 || mu_k > 0.0) && lp[i] > 0.0 {
-            let rel = xs;
-            let tang = rel - nrm * dot(rel, nrm);
+            let tang = xs - nrm * dot(xs, nrm);
             let t_len = length(tang);
             if t_len > 0.0 {
                 let d_n = wp * lp[i];
@@ -411,38 +418,66 @@ fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
             }
         }
         corr += xs - up;
+        cur = xs;
     }
     lam_planes[p] = lp;
     tau_planes[p] = tp;
-    // --- position correction pairs |x_i − x_j| − 0.75Δx ≥ 0, canonical i < j ---
-    for (var s = begin; s < end; s++) {
+    if sequential {
+        return cur;
+    }
+    return u0 + corr;
+}
+
+// Position-correction pair in slot s of p (canonical i < j): updates λ_s, returns
+// (Δλ·n, valid) with n = (x_i − x_j)/|x_i − x_j|; the caller applies ±w n Δλ.
+fn spacing_project(p: u32, s: u32, factor_mode_jacobi: bool) -> vec4<f32> {
+    let b = nb_indices[s];
+    let i = min(p, b);
+    let j = max(p, b);
+    let dv = (xn[i].xyz - xn[j].xyz) + (dsp[i].xyz - dsp[j].xyz);
+    let len = length(dv);
+    var nrm = vec3<f32>(0.0);
+    if len > 0.0 {
+        nrm = dv / len;
+    }
+    let cv = len - xp.min_distance;
+    if cv >= 0.0 && lam_sp[s] <= 0.0 {
+        return vec4<f32>(0.0);
+    }
+    let ws = pinfo[i].x * dot(nrm, nrm) + pinfo[j].x * dot(nrm, nrm);
+    if ws <= 1.1754944e-38 {
+        return vec4<f32>(0.0);
+    }
+    var factor = 1.0;
+    if factor_mode_jacobi {
+        factor = pair_factor(i, j);
+    }
+    var dls = -cv / ws * factor;
+    dls = max(lam_sp[s] + dls, 0.0) - lam_sp[s];
+    lam_sp[s] += dls;
+    return vec4<f32>(nrm * dls, 1.0);
+}
+
+@compute @workgroup_size(64)
+fn solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n {
+        return;
+    }
+    dmat[p] = xpbi_project(p, pinfo[p].w);
+    let up = dsp[p].xyz;
+    var corr = contacts_project(p, up, false) - up;
+    let wp = pinfo[p].x;
+    for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
         let b = nb_indices[s];
         if !is_spacing_pair(p, b) {
             continue;
         }
-        let i = min(p, b);
-        let j = max(p, b);
-        let dv = (xn[i].xyz - xn[j].xyz) + (dsp[i].xyz - dsp[j].xyz);
-        let len = length(dv);
-        var nrm = vec3<f32>(0.0);
-        if len > 0.0 {
-            nrm = dv / len;
-        }
-        let cv = len - xp.min_distance;
-        if cv >= 0.0 && lam_sp[s] <= 0.0 {
-            continue;
-        }
-        let ws = pinfo[i].x * dot(nrm, nrm) + pinfo[j].x * dot(nrm, nrm);
-        if ws <= 1.1754944e-38 {
-            continue;
-        }
-        var dls = -cv / ws * pair_factor(i, j);
-        dls = max(lam_sp[s] + dls, 0.0) - lam_sp[s];
-        lam_sp[s] += dls;
-        if p == i {
-            corr += nrm * (wp * dls);
+        let r = spacing_project(p, s, true);
+        if p < b {
+            corr += r.xyz * wp;
         } else {
-            corr -= nrm * (wp * dls);
+            corr -= r.xyz * wp;
         }
     }
     dx_local[p] = vec4<f32>(corr, 0.0);
@@ -523,4 +558,93 @@ fn update_f(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
     fmat[p] = r.fe;
     pstate[p] = vec4<f32>(r.state, 0.0, 0.0);
     x[p] = vec4<f32>(xn[p].xyz + dsp[p].xyz, 0.0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Coloured Gauss-Seidel (SolverKind::Coloured): per iteration the contacts of every particle
+// (in plane order), then the position-correction pairs and the XPBI constraints, each by
+// 3³ cell colours (cell = H: cells of one colour are ≥ 2H apart, so the stencils {p} ∪ N(p)
+// of two threads never overlap, as xpbd_core::spatial::CellColouring); one thread per cell
+// of the colour, its particles in index order, corrections applied in place.
+
+struct ColourParams {
+    // xyz: this colour's cell offsets (0..3), w: colour index.
+    offset: vec4<u32>,
+    // xyz: grid cells per axis.
+    dims: vec4<u32>,
+    // xyz: cells of this colour per axis.
+    count: vec4<u32>,
+    _pad: vec4<u32>,
+}
+
+@group(0) @binding(21) var<storage, read_write> cell_start: array<u32>;
+@group(0) @binding(22) var<storage, read_write> sorted: array<u32>;
+@group(1) @binding(0) var<uniform> cp: ColourParams;
+
+const NO_CELL: u32 = 0xffffffffu;
+
+fn colour_cell(t: u32) -> u32 {
+    let c = cp.count.xyz;
+    if t >= c.x * c.y * c.z {
+        return NO_CELL;
+    }
+    let i = t % c.x;
+    let j = (t / c.x) % c.y;
+    let k = t / (c.x * c.y);
+    let cell = cp.offset.xyz + 3u * vec3<u32>(i, j, k);
+    return cell.x + cp.dims.x * (cell.y + cp.dims.y * cell.z);
+}
+
+@compute @workgroup_size(64)
+fn gs_contacts(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let p = tid(gid, nwg);
+    if p >= xp.n || pinfo[p].x <= 0.0 {
+        return;
+    }
+    dsp[p] = vec4<f32>(contacts_project(p, dsp[p].xyz, true), 0.0);
+}
+
+@compute @workgroup_size(64)
+fn gs_spacing(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let cell = colour_cell(tid(gid, nwg));
+    if cell == NO_CELL {
+        return;
+    }
+    for (var k = cell_start[cell]; k < cell_start[cell + 1u]; k++) {
+        let p = sorted[k];
+        for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
+            let b = nb_indices[s];
+            if b < p || !is_spacing_pair(p, b) {
+                continue;
+            }
+            let r = spacing_project(p, s, false);
+            if r.w != 0.0 {
+                dsp[p] = vec4<f32>(dsp[p].xyz + r.xyz * pinfo[p].x, 0.0);
+                dsp[b] = vec4<f32>(dsp[b].xyz - r.xyz * pinfo[b].x, 0.0);
+            }
+        }
+    }
+}
+
+@compute @workgroup_size(64)
+fn gs_xpbi(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let cell = colour_cell(tid(gid, nwg));
+    if cell == NO_CELL {
+        return;
+    }
+    for (var k = cell_start[cell]; k < cell_start[cell + 1u]; k++) {
+        let p = sorted[k];
+        let dm = xpbi_project(p, 1.0);
+        let wp = pinfo[p].x;
+        if wp > 0.0 {
+            dsp[p] = vec4<f32>(dsp[p].xyz + dm * qself[p].xyz * wp, 0.0);
+        }
+        for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
+            let b = nb_indices[s];
+            let wb = pinfo[b].x;
+            if wb > 0.0 {
+                dsp[b] = vec4<f32>(dsp[b].xyz + dm * qw[s].xyz * wb, 0.0);
+            }
+        }
+    }
 }
