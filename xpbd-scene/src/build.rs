@@ -649,10 +649,23 @@ impl BuiltScene {
         build_scene(SceneFile::load(path)?, path)
     }
 
-    /// Runs one frame (`steps_per_frame` steps of Δt).
-    pub fn advance_frame(&mut self) -> Result<(), xpbd_core::StepError> {
+    /// Runs one frame (`steps_per_frame` steps of Δt), checking before every step that each
+    /// continuum satisfies XPBI's CFL bound for the substep Δt/substeps.
+    pub fn advance_frame(&mut self) -> Result<(), crate::error::FrameError> {
+        let dt = self.scene.time.dt;
+        let h = dt / self.sim.settings().substeps as f64;
         for _ in 0..self.scene.time.steps_per_frame {
-            self.sim.step(self.scene.time.dt)?;
+            for (k, c) in self.continua.iter().enumerate() {
+                self.sim
+                    .block(c.handle)
+                    .kind
+                    .check_time_step(self.sim.particles(), h)
+                    .map_err(|source| crate::error::FrameError::TimeStep {
+                        continuum: k,
+                        source,
+                    })?;
+            }
+            self.sim.step(dt)?;
         }
         self.frame += 1;
         Ok(())

@@ -249,17 +249,35 @@ pub enum CheckpointError {
     Scene(#[from] SceneError),
 }
 
+/// A frame that could not be completed; the scene keeps the state of its last good step.
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    /// A step failed and was rolled back by the core (names particle and constraint).
+    #[error(transparent)]
+    Step(#[from] xpbd_core::StepError),
+    /// A continuum's particles are too fast for the substep: Δt/substeps exceeds XPBI's CFL
+    /// bound `cfl · support / max|v|` (checked before every step, as `ContinuumScene::step`).
+    #[error("continuum[{continuum}]: {source}")]
+    TimeStep {
+        /// Index of the `[[continuum]]` entry.
+        continuum: usize,
+        /// `XpbiError::TimeStepOverCfl` with Δt, the bound and the speed.
+        #[source]
+        source: xpbi_continuum::XpbiError,
+    },
+}
+
 /// A scene run that stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// A step failed (rolled back by the core); the frame it happened in.
+    /// A frame failed; the frame it happened in.
     #[error("frame {frame}: {source}")]
     Step {
         /// Frame being computed.
         frame: usize,
-        /// The core's error (names particle and constraint).
+        /// What failed (a rolled-back step or the CFL check).
         #[source]
-        source: xpbd_core::StepError,
+        source: FrameError,
     },
     /// A frame could not be written.
     #[error(transparent)]

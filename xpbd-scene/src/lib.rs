@@ -134,5 +134,5 @@ pub mod scene;
 
 pub use build::{BuiltScene, build_scene};
 pub use checkpoint::Checkpoint;
-pub use error::{CheckpointError, ExportError, ImportError, RunError, SceneError};
+pub use error::{CheckpointError, ExportError, FrameError, ImportError, RunError, SceneError};
 pub use scene::SceneFile;

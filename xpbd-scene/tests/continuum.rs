@@ -319,3 +319,35 @@ fn particles_closer_than_the_minimum_are_an_xpbi_error_naming_them() {
         "{e}"
     );
 }
+
+/// Before every step each continuum's particles must satisfy the CFL bound for the substep:
+/// a scene whose particles were made too fast stops with a typed error naming Δt, the bound
+/// and the speed, having changed nothing.
+#[test]
+fn a_step_over_the_cfl_bound_is_refused_before_it_runs() {
+    let mut s = build(BASE).unwrap();
+    s.advance_frame().unwrap();
+    s.sim.particles_mut().v[5].z = -100.0;
+    let x = s.sim.particles().x.clone();
+    let e = s.advance_frame().unwrap_err();
+    let xpbd_scene::FrameError::TimeStep {
+        continuum: 0,
+        source,
+    } = &e
+    else {
+        panic!("{e}")
+    };
+    let xpbi_continuum::XpbiError::TimeStepOverCfl {
+        dt,
+        bound,
+        max_speed,
+    } = *source
+    else {
+        panic!("{e}")
+    };
+    // Bound = cfl · support / max|v| = 0.4 · 0.02 m / 100 m/s = 8e-5 s < Δt = 1e-4 s.
+    assert_eq!((dt, max_speed), (1e-4, 100.0));
+    assert!((bound - 8e-5).abs() < 1e-18, "{bound}");
+    assert_eq!(s.sim.particles().x, x);
+    assert_eq!(s.frame, 1);
+}
