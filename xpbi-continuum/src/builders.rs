@@ -1,9 +1,14 @@
 //! Scene builders of issue 5 (2D and 3D through `const D`): particle positions on a lattice of
 //! spacing Δx, plus scene assembly for the scenes that need pinned or driven particles.
-//! Sand column: [`crate::sand_column`] (3D benchmark) and [`column`].
+//! Sand column: [`crate::sand_column`] (3D benchmark) and [`column`]; toothpaste extrusion:
+//! [`toothpaste_extrusion_scene`] (through [`crate::emitter::Nozzle`]); hourglass:
+//! [`hourglass_scene`]; angle of repose: [`crate::repose`].
 
-use nalgebra::SVector;
+use nalgebra::{SMatrix, SVector};
+use xpbd_core::BuildError;
+use xpbd_core::contact::{Collider, Friction, Pose, Shape};
 
+use crate::emitter::Nozzle;
 use crate::error::XpbiError;
 use crate::material::Material;
 use crate::scene::{ContinuumScene, SceneOptions, lattice_box};
@@ -162,4 +167,157 @@ pub fn drive_grips<const D: usize>(
         target[0] += sign * speed * dt;
         p.kinematic_target[i] = Some(target);
     }
+}
+
+/// Herschel–Bulkley toothpaste extruded downwards from a nozzle onto a rough plate (the ground,
+/// Coulomb 0.5): the nozzle exit is at `height`, its half-width (2D) or radius (3D) is
+/// `half_width`, the paste leaves at `speed` for `duration` seconds ([`Nozzle`]: the paste in
+/// the nozzle is driven kinematically, the released strand hangs from it through the XPBI
+/// constraint). Call [`Nozzle::before_step`] before every step.
+pub fn toothpaste_extrusion_scene<const D: usize>(
+    material: Material,
+    height: f64,
+    half_width: f64,
+    speed: f64,
+    duration: f64,
+    options: SceneOptions,
+) -> Result<(ContinuumScene<D>, Nozzle<D>), XpbiError> {
+    let mut exit = SVector::<f64, D>::zeros();
+    exit[D - 1] = height;
+    let (x, columns) = Nozzle::<D>::reservoir(exit, half_width, speed, duration, options.spacing);
+    let mut scene = ContinuumScene::new(&x, material, options)?;
+    let ids = (0..x.len()).collect();
+    let nozzle = Nozzle::attach(&mut scene, ids, exit, half_width, speed, columns);
+    Ok((scene, nozzle))
+}
+
+/// Geometry of the hourglass's upper bulb: a hopper of plane walls inclined at `wall_angle`
+/// (degrees from the horizontal) down to an orifice of half-width `orifice_half_width` (a slot
+/// in 2D, a square in 3D: one pair of walls per horizontal axis) at `orifice_height` above the
+/// floor of the lower bulb (the ground); the hopper is filled with sand up to `fill_height`
+/// above the orifice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hourglass {
+    /// Orifice half-width (m).
+    pub orifice_half_width: f64,
+    /// Height of the orifice above the floor (m).
+    pub orifice_height: f64,
+    /// Wall inclination from the horizontal (degrees, in (0°, 90°)).
+    pub wall_angle: f64,
+    /// Sand fill height above the orifice (m).
+    pub fill_height: f64,
+    /// Wall friction (Coulomb).
+    pub wall_friction: f64,
+}
+
+impl Hourglass {
+    /// A 2 cm-half-width orifice 0.15 m above the floor, walls at 60°, filled 0.1 m high,
+    /// wall friction 0.3.
+    pub fn standard() -> Self {
+        Self {
+            orifice_half_width: 0.02,
+            orifice_height: 0.15,
+            wall_angle: 60.0,
+            fill_height: 0.1,
+            wall_friction: 0.3,
+        }
+    }
+
+    /// The hopper walls as core box colliders (thickness 2 cm, long enough to rise `2 ×` the
+    /// fill height); wall `2a + s` is the one on the side `s ∈ {0: −, 1: +}` of axis `a`.
+    pub fn walls<const D: usize>(&self) -> Result<Vec<Collider<D>>, XpbiError> {
+        let beta = self.wall_angle.to_radians();
+        if !(self.wall_angle > 0.0 && self.wall_angle < 90.0) {
+            return Err(XpbiError::InvalidParameter {
+                name: "hourglass wall_angle",
+                value: self.wall_angle,
+            });
+        }
+        let length = 2.0 * self.fill_height / beta.sin() + self.orifice_half_width;
+        let thickness = 0.02;
+        let friction = Friction::coulomb(self.wall_friction).map_err(BuildError::from)?;
+        let mut out = Vec::new();
+        for a in 0..D - 1 {
+            for s in [-1.0, 1.0] {
+                // u: along the wall, outwards and up; n: wall normal towards the sand.
+                let mut u = SVector::<f64, D>::zeros();
+                u[a] = s * beta.cos();
+                u[D - 1] = beta.sin();
+                let mut n = SVector::<f64, D>::zeros();
+                n[a] = -s * beta.sin();
+                n[D - 1] = beta.cos();
+                let mut edge = SVector::<f64, D>::zeros();
+                edge[a] = s * self.orifice_half_width;
+                edge[D - 1] = self.orifice_height;
+                let centre = edge + u * (0.5 * length) - n * (0.5 * thickness);
+                // Local axes: 0 = u, D−1 = n, the others the remaining horizontal axes; a
+                // reflection is fixed by flipping axis 0 (the box is symmetric).
+                let mut r = SMatrix::<f64, D, D>::zeros();
+                r.set_column(0, &u);
+                r.set_column(D - 1, &n);
+                let mut k = 1;
+                for b in 0..D - 1 {
+                    if b != a && k < D - 1 {
+                        let mut e = SVector::<f64, D>::zeros();
+                        e[b] = 1.0;
+                        r.set_column(k, &e);
+                        k += 1;
+                    }
+                }
+                if crate::constraint::determinant(&r) < 0.0 {
+                    r.set_column(0, &(-u));
+                }
+                let mut half = SVector::<f64, D>::repeat(length);
+                half[0] = 0.5 * length;
+                half[D - 1] = 0.5 * thickness;
+                out.push(
+                    Collider::fixed(Shape::Box { half_extents: half })
+                        .at(Pose {
+                            translation: centre,
+                            rotation: r,
+                        })
+                        .with_friction(friction),
+                );
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sand lattice inside the hopper: points between the orifice plane and the fill height
+    /// whose distance to every wall's inner plane is at least Δx/2.
+    pub fn sand<const D: usize>(&self, spacing: f64) -> Vec<SVector<f64, D>> {
+        let beta = self.wall_angle.to_radians();
+        let top = self.orifice_height + self.fill_height;
+        let reach = self.orifice_half_width + self.fill_height / beta.tan();
+        let mut lo = SVector::<f64, D>::repeat(-reach);
+        let mut hi = SVector::<f64, D>::repeat(reach);
+        lo[D - 1] = self.orifice_height;
+        hi[D - 1] = top;
+        lattice_box(lo, hi, spacing)
+            .into_iter()
+            .filter(|p| {
+                (0..D - 1).all(|a| {
+                    // Signed distance to the inner plane of the wall on p's side.
+                    let h = p[a].abs() - self.orifice_half_width;
+                    let z = p[D - 1] - self.orifice_height;
+                    z * beta.cos() - h * beta.sin() >= 0.5 * spacing
+                })
+            })
+            .collect()
+    }
+}
+
+/// Sand pouring through an hourglass ([`Hourglass`]): the sand in the upper bulb, the hopper
+/// walls (core box colliders), the floor of the lower bulb (the ground).
+pub fn hourglass_scene<const D: usize>(
+    geometry: &Hourglass,
+    material: Material,
+    options: SceneOptions,
+) -> Result<ContinuumScene<D>, XpbiError> {
+    let x = geometry.sand::<D>(options.spacing);
+    let mut scene = ContinuumScene::new(&x, material, options)?;
+    for w in geometry.walls::<D>()? {
+        scene.add_collider(w)?;
+    }
+    Ok(scene)
 }

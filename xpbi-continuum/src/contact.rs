@@ -3,9 +3,11 @@
 //! and obstacles are the core's colliders (`xpbd_core::contact::ColliderContacts`, see
 //! [`crate::scene`]), shared with XPBD cloth and ropes.
 //!
-//! * [`SpacingConstraints`]: XPBI's position correction `C = |x_p − x_b| − r + ε ≥ 0`, ε = 0.25 r
-//!   (r = spacing), i.e. pairs are kept at least `0.75 Δx` apart; standard PBD pair projection.
-//!   Pairs are found on xⁿ within `Δx` each substep and scheduled by the same 3^d cell colouring.
+//! * [`SpacingConstraints`]: XPBI's position correction `C = |x_p − x_b| − r + ε ≥ 0`, ε = 0.25 r,
+//!   i.e. pairs are kept at least `0.75 r` apart; standard PBD pair projection. The paper's `r`
+//!   could not be read (reference notes §1.9); the default is `r = Δx` (pairs ≥ 0.75Δx apart),
+//!   [`SpacingConstraints::with_radius`] takes another. Pairs are found on xⁿ within
+//!   `max(Δx, r)` each substep and scheduled by the same 3^d cell colouring.
 
 use nalgebra::SVector;
 use xpbd_core::Particles;
@@ -24,12 +26,23 @@ pub struct SpacingConstraints<const D: usize> {
 }
 
 impl<const D: usize> SpacingConstraints<D> {
-    /// Pairs among `members` kept at least `(1 − 0.25) × spacing` apart.
+    /// Pairs among `members` kept at least `(1 − 0.25) × spacing` apart (r = Δx).
     pub fn new(particles: &Particles<D>, members: Vec<u32>, spacing: f64) -> Self {
+        Self::with_radius(particles, members, spacing, spacing)
+    }
+
+    /// Pairs among `members` kept at least `0.75 r` apart; pairs are searched within
+    /// `max(spacing, r)`.
+    pub fn with_radius(
+        particles: &Particles<D>,
+        members: Vec<u32>,
+        spacing: f64,
+        radius: f64,
+    ) -> Self {
         let mut s = Self {
             members,
-            spacing,
-            min_distance: 0.75 * spacing,
+            spacing: spacing.max(radius),
+            min_distance: 0.75 * radius,
             pairs: Vec::new(),
             schedule: Schedule::default(),
         };

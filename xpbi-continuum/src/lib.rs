@@ -37,14 +37,17 @@ pub mod constraint;
 pub mod contact;
 pub mod continuum;
 pub mod correction;
+pub mod emitter;
 pub mod error;
 pub mod hencky;
 pub mod kernel;
 pub mod material;
 pub mod observables;
 pub mod plasticity;
+pub mod repose;
 pub mod sand_column;
 pub mod scene;
+pub mod uniformity;
 
 pub use error::XpbiError;
 pub use material::Material;

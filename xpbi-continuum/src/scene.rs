@@ -34,8 +34,10 @@ pub struct SceneOptions {
     pub ground: bool,
     /// XSPH coefficient c (XPBI: 0.01).
     pub xsph: f64,
-    /// XPBI position correction (pairs ≥ 0.75 Δx).
+    /// XPBI position correction (pairs ≥ 0.75 r).
     pub spacing_constraints: bool,
+    /// The position correction's `r` over Δx (default 1: pairs ≥ 0.75Δx).
+    pub correction_radius: f64,
     /// Implicit plasticity (in the loop) or semi-implicit.
     pub plasticity_in_loop: bool,
     /// Global velocity damping (1/s), for quasi-static scenes only.
@@ -57,6 +59,7 @@ impl SceneOptions {
             ground: true,
             xsph: 0.01,
             spacing_constraints: true,
+            correction_radius: 1.0,
             plasticity_in_loop: true,
             velocity_damping: 0.0,
             threads: 0,
@@ -115,6 +118,12 @@ impl<const D: usize> ContinuumScene<D> {
         material: Material,
         options: SceneOptions,
     ) -> Result<Self, XpbiError> {
+        if !(options.correction_radius.is_finite() && options.correction_radius > 0.0) {
+            return Err(XpbiError::InvalidParameter {
+                name: "correction_radius",
+                value: options.correction_radius,
+            });
+        }
         let vol = options.spacing.powi(D as i32);
         let mut particles = Particles::<D>::new();
         for x in positions {
@@ -142,9 +151,14 @@ impl<const D: usize> ContinuumScene<D> {
             threads: options.threads,
             ..SolverSettings::default()
         };
-        let spacing = options
-            .spacing_constraints
-            .then(|| SpacingConstraints::new(&particles, members.clone(), options.spacing));
+        let spacing = options.spacing_constraints.then(|| {
+            SpacingConstraints::with_radius(
+                &particles,
+                members.clone(),
+                options.spacing,
+                options.correction_radius * options.spacing,
+            )
+        });
         let mut sim = Simulation::new(particles, settings)?;
         let mut contacts = ColliderContacts::new(0.5 * options.spacing, ContactOptions::default())
             .map_err(BuildError::from)?

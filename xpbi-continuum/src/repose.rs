@@ -1,0 +1,242 @@
+//! Angle of repose (issue 5): Drucker–Prager sand poured slowly from a small inlet onto a rough
+//! plate builds a heap whose flanks settle at the angle of repose; the measured slope is
+//! compared with the friction angle φ of the material.
+//!
+//! Setup (2D or 3D, vertical = last axis): a [`Nozzle`] of half-width `a` whose exit is at
+//! `inlet_height` above the ground releases sand at speed `v` until `poured_volume` has left
+//! it (`T = V / (A v)`); the sand falls onto the ground (core half-space collider, Coulomb
+//! `ground_friction`, rough enough that the heap's base does not slide: μ ≥ tan φ); the run
+//! continues for `settle_time` after the last particle has left. Measured: the free-surface
+//! slope of the heap by [`crate::observables::surface_slope`] (top particle of each horizontal
+//! bin of width 2Δx, least-squares line between 20 % and 80 % of the heap height), on both
+//! flanks together and, in 2D, on each flank.
+//!
+//! What the slope should be: for a cohesionless Mohr–Coulomb material an infinite slope is
+//! statically admissible iff its angle θ ≤ φ, so a slowly built heap stands at θ ≈ φ. In 2D
+//! (plane, d = 2) the Drucker–Prager cone of [`crate::plasticity`] with
+//! `α = √(2/3)·2 sin φ/(3 − sin φ)` is, in principal stresses,
+//! `|τ₁ − τ₂|/√2 = −α (τ₁ + τ₂)`, i.e. Mohr–Coulomb with `sin φ₂ᴅ = √2 α`
+//! (derived): φ₂ᴅ = 17.3°, 27.5°, 39.0° for φ = 20°, 30°, 40° ([`plane_friction_angle`]).
+
+use nalgebra::SVector;
+
+use crate::emitter::Nozzle;
+use crate::error::XpbiError;
+use crate::material::Material;
+use crate::observables::{horizontal_distances, percentile, surface_slope};
+use crate::plasticity::drucker_prager_alpha;
+use crate::scene::{ContinuumScene, SceneOptions};
+
+/// The Mohr–Coulomb friction angle (degrees) of the 2D Drucker–Prager cone built for `φ`:
+/// `asin(√2 α_DP(φ))` (module docs).
+///
+/// ```
+/// let p = xpbi_continuum::repose::plane_friction_angle(30.0);
+/// assert!((p - 27.5).abs() < 0.05);
+/// ```
+pub fn plane_friction_angle(friction_degrees: f64) -> f64 {
+    (2f64.sqrt() * drucker_prager_alpha(friction_degrees))
+        .min(1.0)
+        .asin()
+        .to_degrees()
+}
+
+/// What to run (SI units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReposeConfig {
+    /// Friction angle φ of the sand (degrees).
+    pub friction_angle: f64,
+    /// Particle spacing Δx (m).
+    pub spacing: f64,
+    /// Time step (s).
+    pub dt: f64,
+    /// Solver iterations per step.
+    pub iterations: usize,
+    /// Sand volume poured (m^d; an area in 2D).
+    pub poured_volume: f64,
+    /// Inlet half-width (2D) or radius (3D) `a` (m).
+    pub inlet_half_width: f64,
+    /// Inflow speed `v` (m/s).
+    pub inflow_speed: f64,
+    /// Height of the inlet exit above the plate (m).
+    pub inlet_height: f64,
+    /// Time simulated after the last particle left the inlet (s).
+    pub settle_time: f64,
+    /// Coulomb coefficient of the plate.
+    pub ground_friction: f64,
+    /// XSPH coefficient.
+    pub xsph: f64,
+    /// XPBI position correction on/off.
+    pub spacing_constraints: bool,
+    /// Worker threads (0 = rayon's pool).
+    pub threads: usize,
+}
+
+impl ReposeConfig {
+    /// The quick (report) tier in 2D: Δx = 5 mm, 50 cm² poured through a 2 cm inlet at
+    /// 0.25 m/s (1 s), Δt = 5e-4 s, 0.3 s of settling, plate μ = 1.
+    pub fn quick(friction_angle: f64) -> Self {
+        Self {
+            friction_angle,
+            spacing: 0.005,
+            dt: 5e-4,
+            iterations: 10,
+            poured_volume: 0.005,
+            inlet_half_width: 0.01,
+            inflow_speed: 0.25,
+            inlet_height: 0.1,
+            settle_time: 0.3,
+            ground_friction: 1.0,
+            xsph: 0.01,
+            spacing_constraints: true,
+            threads: 1,
+        }
+    }
+
+    /// The finer tier in 2D: Δx = 2.5 mm, Δt = 2.5e-4 s, otherwise as [`ReposeConfig::quick`].
+    pub fn fine(friction_angle: f64) -> Self {
+        Self {
+            spacing: 0.0025,
+            dt: 2.5e-4,
+            ..Self::quick(friction_angle)
+        }
+    }
+
+    /// Pouring time `T = V / (A v)` for the discrete inlet cross-section of dimension `D`.
+    pub fn pour_time<const D: usize>(&self) -> f64 {
+        let (_, columns) = Nozzle::<D>::reservoir(
+            SVector::zeros(),
+            self.inlet_half_width,
+            self.inflow_speed,
+            0.0,
+            self.spacing,
+        );
+        let area = columns as f64 * self.spacing.powi(D as i32 - 1);
+        self.poured_volume / (area * self.inflow_speed)
+    }
+}
+
+/// Measured heap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReposeResult {
+    /// Friction angle φ of the material (degrees).
+    pub friction_angle: f64,
+    /// Free-surface slope of the heap, both flanks (degrees).
+    pub slope_degrees: f64,
+    /// 2D: slope of the left (x < 0) flank; 3D: NaN.
+    pub slope_left: f64,
+    /// 2D: slope of the right (x > 0) flank; 3D: NaN.
+    pub slope_right: f64,
+    /// Heap height (99th percentile of the heights, m).
+    pub height: f64,
+    /// Heap half-width (95th percentile of the horizontal distance from the inlet axis, m).
+    pub half_width: f64,
+    /// Particles poured.
+    pub particles: usize,
+    /// Steps taken.
+    pub steps: usize,
+}
+
+/// Builds the pouring scene: the reservoir above the inlet, the rough plate.
+pub fn pouring_scene<const D: usize>(
+    config: &ReposeConfig,
+) -> Result<(ContinuumScene<D>, Nozzle<D>), XpbiError> {
+    let mut exit = SVector::<f64, D>::zeros();
+    exit[D - 1] = config.inlet_height;
+    let duration = config.pour_time::<D>();
+    let (x, columns) = Nozzle::<D>::reservoir(
+        exit,
+        config.inlet_half_width,
+        config.inflow_speed,
+        duration,
+        config.spacing,
+    );
+    let mut o = SceneOptions::new(config.spacing);
+    o.dt = config.dt;
+    o.iterations = config.iterations;
+    o.ground_friction = config.ground_friction;
+    o.xsph = config.xsph;
+    o.spacing_constraints = config.spacing_constraints;
+    o.threads = config.threads;
+    let mut scene =
+        ContinuumScene::new(&x, Material::sand_with_friction(config.friction_angle), o)?;
+    let ids = (0..x.len()).collect();
+    let nozzle = Nozzle::attach(
+        &mut scene,
+        ids,
+        exit,
+        config.inlet_half_width,
+        config.inflow_speed,
+        columns,
+    );
+    Ok((scene, nozzle))
+}
+
+/// Pours, settles and measures (module docs).
+///
+/// ```
+/// use xpbi_continuum::repose::{ReposeConfig, run_angle_of_repose};
+/// let mut c = ReposeConfig::quick(30.0);
+/// c.poured_volume = 2e-4; // a few particles only
+/// c.settle_time = 0.0;
+/// let r = run_angle_of_repose::<2>(&c).unwrap();
+/// assert_eq!(r.particles, 8);
+/// ```
+pub fn run_angle_of_repose<const D: usize>(
+    config: &ReposeConfig,
+) -> Result<ReposeResult, XpbiError> {
+    let (mut scene, mut nozzle) = pouring_scene::<D>(config)?;
+    let mut steps = 0;
+    while nozzle.pending() > 0 {
+        nozzle.before_step(&mut scene, config.dt);
+        scene.step()?;
+        steps += 1;
+    }
+    let end = scene.sim.time() + config.settle_time;
+    while scene.sim.time() < end - 0.5 * config.dt {
+        scene.step()?;
+        steps += 1;
+    }
+    Ok(measure_heap(
+        scene.positions(),
+        config.spacing,
+        config.friction_angle,
+        steps,
+    ))
+}
+
+/// Heap observables of particles `x` around the vertical axis through the origin.
+pub fn measure_heap<const D: usize>(
+    x: &[SVector<f64, D>],
+    spacing: f64,
+    friction_angle: f64,
+    steps: usize,
+) -> ReposeResult {
+    let z: Vec<f64> = x.iter().map(|p| p[D - 1]).collect();
+    let r = horizontal_distances(x, &SVector::zeros());
+    let height = percentile(&z, 99.0);
+    let side = |sign: f64| {
+        let (rs, zs): (Vec<f64>, Vec<f64>) = x
+            .iter()
+            .zip(r.iter().zip(&z))
+            .filter(|(p, _)| sign * p[0] > 0.0)
+            .map(|(_, (r, z))| (*r, *z))
+            .unzip();
+        surface_slope(&rs, &zs, spacing, height)
+    };
+    let (left, right) = if D == 2 {
+        (side(-1.0), side(1.0))
+    } else {
+        (f64::NAN, f64::NAN)
+    };
+    ReposeResult {
+        friction_angle,
+        slope_degrees: surface_slope(&r, &z, spacing, height),
+        slope_left: left,
+        slope_right: right,
+        height,
+        half_width: percentile(&r, 95.0),
+        particles: x.len(),
+        steps,
+    }
+}
