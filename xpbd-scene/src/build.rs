@@ -458,7 +458,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             move |source| SceneError::Continuum {
                 file: file.to_path_buf(),
                 field: f.clone(),
-                source,
+                source: Box::new(source),
             }
         };
         material
@@ -616,7 +616,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             .map_err(|source| SceneError::Continuum {
                 file: file.to_path_buf(),
                 field: p.field.clone(),
-                source,
+                source: Box::new(source),
             })?;
         let handle = sim.add_constraints(xpbi).map_err(berr(p.field.clone()))?;
         handles.push(AnyBlock::Xpbi(handle));

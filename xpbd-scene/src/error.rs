@@ -79,9 +79,10 @@ pub enum SceneError {
         file: PathBuf,
         /// Which part of the scene (e.g. `continuum[0].material`).
         field: String,
-        /// xpbi-continuum's error (names the parameter or particle and the value).
+        /// xpbi-continuum's error (names the parameter or particle and the value); boxed, as
+        /// it is large and rare.
         #[source]
-        source: xpbi_continuum::XpbiError,
+        source: Box<xpbi_continuum::XpbiError>,
     },
     /// The contact module rejected a collider or the contact settings.
     #[error("{file}: {field}: {source}")]

@@ -314,8 +314,8 @@ fn particles_closer_than_the_minimum_are_an_xpbi_error_naming_them() {
     };
     assert_eq!(field, "continuum[0]");
     assert!(
-        matches!(source, xpbi_continuum::XpbiError::ParticlesTooClose { distance, minimum, .. }
-            if (*distance - 0.01).abs() < 1e-12 && (*minimum - 0.015).abs() < 1e-12),
+        matches!(**source, xpbi_continuum::XpbiError::ParticlesTooClose { distance, minimum, .. }
+            if (distance - 0.01).abs() < 1e-12 && (minimum - 0.015).abs() < 1e-12),
         "{e}"
     );
 }
