@@ -159,6 +159,36 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn as_any(&self) -> &dyn Any;
     /// For downcasting to the concrete block.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// The kind's evolving state (see [`ConstraintKind::save_state`]), for checkpoints.
+    fn save_state(&self) -> Vec<f64>;
+    /// Restores the kind's state (see [`ConstraintKind::load_state`]).
+    fn load_state(&mut self, state: &[f64]) -> Result<(), BuildError>;
+    /// Replaces the accumulated multipliers, e.g. when restoring a checkpoint of a run with
+    /// multiplier warm starting (where λ carries over between substeps). The length must be
+    /// the number of constraints, except for kinds with a dynamic topology, whose multiplier
+    /// array is resized to the new constraint count at the next substep (as after a step).
+    /// Non-finite values are rejected; on error nothing changes.
+    ///
+    /// ```
+    /// use xpbd_core::constraint::{ConstraintSet, DistanceConstraints};
+    /// use xpbd_core::{Particles, Simulation, SolverSettings, Vector};
+    /// let mut p = Particles::<3>::new();
+    /// p.push(Vector::<3>::zeros(), 0.0);
+    /// p.push(Vector::<3>::new(1.0, 0.0, 0.0), 1.0);
+    /// let mut d = DistanceConstraints::new();
+    /// d.add(&p, 0, 1, 1e-3).unwrap();
+    /// let mut sim = Simulation::new(p, SolverSettings::default()).unwrap();
+    /// let h = sim.add_constraints(d).unwrap();
+    /// let block = sim.block_mut(h);
+    /// block.set_multipliers(&[0.25]).unwrap();
+    /// assert_eq!(block.multipliers(), &[0.25]);
+    /// assert!(block.set_multipliers(&[0.25, 1.0]).is_err()); // one constraint
+    /// assert!(block.set_multipliers(&[f64::NAN]).is_err());
+    /// assert_eq!(block.multipliers(), &[0.25]);
+    /// // Distance constraints keep no other state.
+    /// assert!(block.save_state().is_empty() && block.load_state(&[1.0]).is_err());
+    /// ```
+    fn set_multipliers(&mut self, lambda: &[f64]) -> Result<(), BuildError>;
 }
 
 /// A [`ConstraintKind`] with its multipliers and solver buffers.
@@ -215,36 +245,66 @@ impl<K: ConstraintKind<D>, const D: usize> ConstraintBlock<K, D> {
     }
 }
 
-/// A raw view of a slice that several rayon tasks write at provably disjoint indices
-/// (the colouring invariant, [`Schedule::verify`]).
+/// A view of a mutable slice that several threads read and write at provably disjoint
+/// indices: the tasks of one colour of a [`Schedule`] (the colouring invariant,
+/// [`Schedule::verify`]). Reads and writes are `unsafe`: the caller promises that no other
+/// thread touches the same index meanwhile and that the index is in bounds (checked in debug
+/// builds only: stencils are range-checked once, when a block is added).
 #[derive(Clone, Copy)]
-pub(crate) struct SharedSlice<T> {
+pub struct DisjointSlice<'a, T> {
     ptr: *mut T,
     len: usize,
+    borrow: std::marker::PhantomData<&'a mut [T]>,
 }
-// SAFETY: only used where writers touch disjoint indices (see the coloured sweep).
-unsafe impl<T: Send> Send for SharedSlice<T> {}
-unsafe impl<T: Send> Sync for SharedSlice<T> {}
+impl<T> std::fmt::Debug for DisjointSlice<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DisjointSlice")
+            .field("len", &self.len)
+            .finish()
+    }
+}
 
-impl<T: Copy> SharedSlice<T> {
-    pub(crate) fn new(s: &mut [T]) -> Self {
+// SAFETY: only used where writers touch disjoint indices (see the coloured sweep).
+unsafe impl<T: Send> Send for DisjointSlice<'_, T> {}
+unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
+
+impl<'a, T: Copy> DisjointSlice<'a, T> {
+    /// Borrows `s` for disjoint access.
+    pub fn new(s: &'a mut [T]) -> Self {
         Self {
             ptr: s.as_mut_ptr(),
             len: s.len(),
+            borrow: std::marker::PhantomData,
         }
     }
+
+    /// Length of the viewed slice.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the viewed slice is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Reads element `i`.
+    ///
     /// # Safety
-    /// No other thread writes index `i` concurrently.
+    /// `i < self.len()`, and no other thread writes index `i` concurrently.
     #[inline(always)]
-    pub(crate) unsafe fn get(&self, i: usize) -> T {
+    pub unsafe fn get(&self, i: usize) -> T {
         debug_assert!(i < self.len);
-        // SAFETY: in bounds (checked in debug) and not written concurrently (caller).
+        // SAFETY: in bounds and not written concurrently (caller).
         unsafe { *self.ptr.add(i) }
     }
+
+    /// Writes element `i`.
+    ///
     /// # Safety
-    /// No other thread reads or writes index `i` concurrently.
+    /// `i < self.len()`, and no other thread reads or writes index `i` concurrently.
     #[inline(always)]
-    pub(crate) unsafe fn set(&self, i: usize, v: T) {
+    pub unsafe fn set(&self, i: usize, v: T) {
         debug_assert!(i < self.len);
         // SAFETY: as above.
         unsafe { *self.ptr.add(i) = v }
@@ -324,7 +384,7 @@ fn project_local<K: ConstraintKind<D>, const D: usize>(
 unsafe fn project_in_place<K: ConstraintKind<D>, const D: usize>(
     kind: &K,
     c: usize,
-    x: SharedSlice<Vector<D>>,
+    x: DisjointSlice<'_, Vector<D>>,
     x_prev: &[Vector<D>],
     w: &[f64],
     lambda: &mut f64,
@@ -352,7 +412,7 @@ unsafe fn project_in_place<K: ConstraintKind<D>, const D: usize>(
 unsafe fn project_fixed<K: ConstraintKind<D>, const D: usize, const N: usize>(
     kind: &K,
     c: usize,
-    x: SharedSlice<Vector<D>>,
+    x: DisjointSlice<'_, Vector<D>>,
     x_prev: &[Vector<D>],
     w: &[f64],
     lambda: &mut f64,
@@ -396,7 +456,7 @@ unsafe fn project_fixed<K: ConstraintKind<D>, const D: usize, const N: usize>(
 unsafe fn project_variable<K: ConstraintKind<D>, const D: usize>(
     kind: &K,
     c: usize,
-    x: SharedSlice<Vector<D>>,
+    x: DisjointSlice<'_, Vector<D>>,
     x_prev: &[Vector<D>],
     w: &[f64],
     lambda: &mut f64,
@@ -497,22 +557,30 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         ctx: &SubstepContext,
     ) {
         self.ensure_scratch();
-        let shared = SharedSlice::new(x);
+        let shared = DisjointSlice::new(x);
+        let lambdas = DisjointSlice::new(&mut self.lambda);
         let mut scratch = self.scratch[0].lock().expect("scratch lock");
-        for c in 0..self.kind.len() {
-            // SAFETY: single thread.
-            unsafe {
+        let inv_h2 = 1.0 / (ctx.h * ctx.h);
+        // SAFETY: single thread; stencils were range-checked when the block was added.
+        unsafe {
+            let mut run = 0..self.kind.len();
+            while let Some(c) = self
+                .kind
+                .project_closed_form_run(&mut run, shared, w, lambdas, inv_h2)
+            {
+                let mut l = lambdas.get(c);
                 project_in_place(
                     &self.kind,
                     c,
                     shared,
                     x_prev,
                     w,
-                    &mut self.lambda[c],
+                    &mut l,
                     ctx.h,
                     &mut scratch,
-                )
-            };
+                );
+                lambdas.set(c, l);
+            }
         }
     }
 
@@ -533,14 +601,19 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             ..
         } = self;
         let schedule = kind.own_schedule().unwrap_or(schedule);
-        let xs = SharedSlice::new(x);
-        let lambdas = SharedSlice::new(lambda);
+        let xs = DisjointSlice::new(x);
+        let lambdas = DisjointSlice::new(lambda);
+        let order = &schedule.order[..];
+        let inv_h2 = 1.0 / (ctx.h * ctx.h);
         let run_task = |task: &std::ops::Range<u32>, scratch: &mut Vec<Vector<D>>| {
-            for j in task.clone() {
-                let c = schedule.order[j as usize] as usize;
-                // SAFETY: tasks of one colour touch disjoint particles and disjoint constraints
-                // (Schedule invariant), so no two threads access the same x or λ entry.
-                unsafe {
+            let mut run = order[task.start as usize..task.end as usize]
+                .iter()
+                .map(|&c| c as usize);
+            // SAFETY: tasks of one colour touch disjoint particles and disjoint constraints
+            // (Schedule invariant), so no two threads access the same x or λ entry; stencils
+            // were range-checked when the block was added.
+            unsafe {
+                while let Some(c) = kind.project_closed_form_run(&mut run, xs, w, lambdas, inv_h2) {
                     let mut l = lambdas.get(c);
                     project_in_place(kind, c, xs, x_prev, w, &mut l, ctx.h, scratch);
                     lambdas.set(c, l);
@@ -587,7 +660,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         if corrections.len() != slots {
             corrections.resize(slots, Vector::<D>::zeros());
         }
-        let corr = SharedSlice::new(corrections);
+        let corr = DisjointSlice::new(corrections);
         let chunk_job = |chunk: usize, lchunk: &mut [f64], scratch: &mut Vec<Vector<D>>| {
             for (k, l) in lchunk.iter_mut().enumerate() {
                 let c = chunk * JACOBI_CHUNK + k;
@@ -751,6 +824,34 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
 
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
+    }
+
+    fn save_state(&self) -> Vec<f64> {
+        self.kind.save_state()
+    }
+
+    fn load_state(&mut self, state: &[f64]) -> Result<(), BuildError> {
+        self.kind.load_state(state)
+    }
+
+    fn set_multipliers(&mut self, lambda: &[f64]) -> Result<(), BuildError> {
+        if !self.kind.dynamic_topology() && lambda.len() != self.kind.len() {
+            return Err(BuildError::InvalidSetting {
+                field: "multiplier count",
+                value: lambda.len() as f64,
+                reason: "must equal the block's constraint count",
+            });
+        }
+        if let Some(&l) = lambda.iter().find(|l| !l.is_finite()) {
+            return Err(BuildError::InvalidSetting {
+                field: "multiplier",
+                value: l,
+                reason: "must be finite",
+            });
+        }
+        self.lambda.clear();
+        self.lambda.extend_from_slice(lambda);
+        Ok(())
     }
 }
 

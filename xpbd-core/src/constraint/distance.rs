@@ -1,6 +1,6 @@
 //! Distance constraints (structural, shear and bending springs of cloth; rope links).
 
-use super::{ConstraintKind, check_non_negative, check_stencil};
+use super::{ConstraintKind, DisjointSlice, check_non_negative, check_stencil};
 use crate::{BuildError, Particles, Vector};
 
 /// `C = |x₀ − x₁| − l₀`, `∇₀C = n`, `∇₁C = −n`, `n = (x₀ − x₁)/|x₀ − x₁|`
@@ -182,6 +182,54 @@ impl<const D: usize> ConstraintKind<D> for DistanceConstraints {
         xs[0] += d * (w0 * s);
         xs[1] -= d * (w1 * s);
         Some(true)
+    }
+
+    /// The closed form above over a run, with the arrays hoisted out of the loop: the generic
+    /// path reloads every array pointer after each store through the shared position view
+    /// (about 105 instructions per constraint against 87 here). Damped constraints are handed
+    /// back to the generic kernel.
+    ///
+    /// (Tried and measured slower on the benchmark cloth: four constraints per AVX2 instruction,
+    /// whose position gathers and scatters cost more than the packed square roots and
+    /// divisions save, +25 %; unchecked indexing, +10 %; a callback instead of handing
+    /// constraints back, +10 %.)
+    #[inline(always)]
+    unsafe fn project_closed_form_run(
+        &self,
+        order: &mut impl Iterator<Item = usize>,
+        x: DisjointSlice<'_, Vector<D>>,
+        w: &[f64],
+        lambda: DisjointSlice<'_, f64>,
+        inv_h2: f64,
+    ) -> Option<usize> {
+        let pairs = &self.pairs[..];
+        let rest_length = &self.rest_length[..];
+        let compliance = &self.compliance[..];
+        let damping = &self.damping[..];
+        for c in order {
+            if damping[c] != 0.0 {
+                return Some(c);
+            }
+            let [i, j] = pairs[c].map(|p| p as usize);
+            // SAFETY: exclusive access to the stencil and to λ_c, indices in range (caller).
+            let (xi, xj) = unsafe { (x.get(i), x.get(j)) };
+            let d = xi - xj;
+            let len = d.norm();
+            let (w0, w1) = (w[i], w[j]);
+            let alpha_tilde = compliance[c] * inv_h2;
+            let denom = w0 + w1 + alpha_tilde;
+            if len < 1e-300 || denom <= f64::MIN_POSITIVE {
+                continue;
+            }
+            unsafe {
+                let l = lambda.get(c);
+                let s = (rest_length[c] - len - alpha_tilde * l) / (denom * len);
+                lambda.set(c, l + s * len);
+                x.set(i, xi + d * (w0 * s));
+                x.set(j, xj - d * (w1 * s));
+            }
+        }
+        None
     }
 
     fn relative_strain(&self, c: usize, value: f64) -> Option<f64> {

@@ -18,13 +18,14 @@ pub mod volume;
 
 pub use attachment::AttachmentConstraints;
 pub use bending::{DihedralBendingConstraints, IsometricBendingConstraints};
-pub use block::{ConstraintBlock, ConstraintSet, JacobiRelaxation, SubstepContext};
+pub use block::{ConstraintBlock, ConstraintSet, DisjointSlice, JacobiRelaxation, SubstepContext};
 pub use distance::DistanceConstraints;
 pub use membrane::{MembraneConstraints, MembraneModel};
 pub use neo_hookean::NeoHookeanTetConstraints;
 pub use volume::{SurfaceVolumeConstraint, TetVolumeConstraints};
 
 use crate::schedule::Schedule;
+
 use crate::{BuildError, Particles, Vector};
 
 /// The maths of one kind of constraint. See the module docs.
@@ -117,6 +118,35 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         alpha_tilde: f64,
     ) -> Option<bool> {
         None
+    }
+
+    /// [`ConstraintKind::project_closed_form`] over a run of constraints: projects the
+    /// constraints that `order` yields, in order, directly on the shared positions and
+    /// multipliers, and returns the first constraint that needs the generic kernel (which the
+    /// caller projects before calling again with the rest of `order`), or `None` when `order` is
+    /// exhausted. `inv_h2` is `1/h²`.
+    ///
+    /// A kind implements it when its closed form is cheap enough that per-constraint overhead
+    /// matters (distance constraints: array pointers hoisted out of the loop). Every constraint
+    /// must get exactly the result of `project_closed_form`, bit for bit. The default hands
+    /// every constraint back.
+    ///
+    /// # Safety
+    /// While this runs, no other thread reads or writes the positions of the stencils of the
+    /// constraints in `order`, nor their multipliers (one task of one colour, or one thread);
+    /// every stencil index is below `x.len()` and every constraint below `lambda.len()`
+    /// (checked when the block was added).
+    #[inline(always)]
+    #[allow(unused_variables)]
+    unsafe fn project_closed_form_run(
+        &self,
+        order: &mut impl Iterator<Item = usize>,
+        x: DisjointSlice<'_, Vector<D>>,
+        w: &[f64],
+        lambda: DisjointSlice<'_, f64>,
+        inv_h2: f64,
+    ) -> Option<usize> {
+        order.next()
     }
 
     /// `|C| / rest measure` where that means a relative stretch (distance constraints).
