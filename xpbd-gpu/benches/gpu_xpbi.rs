@@ -1,13 +1,14 @@
 //! XPBI 3D sand column (issue 5's benchmark scene: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³,
 //! E = 3.5e5 Pa, ν = 0.3, φ = 30°, ground friction 0.5, Δt = 1e-4 s, 10 iterations, released
-//! at rest): steps per second on the CPU path (xpbi-continuum, f64, rayon; Jacobi, the GPU's
-//! solver, and coloured Gauss-Seidel, the CPU default) and on the GPU path (wgpu, f32,
-//! Jacobi) from the same scene, printed as one JSON line per CPU solver with the adapter name,
-//! the GPU/CPU throughput ratio and µs per particle per step.
+//! at rest): steps per second on the CPU path (xpbi-continuum, f64, rayon) and on the GPU path
+//! (wgpu, f32) from the same scene, for the Jacobi and the coloured Gauss-Seidel solver, one
+//! JSON line per solver with the adapter name, the GPU/CPU throughput ratio and µs per particle
+//! per step.
 //!
 //! `cargo bench -p xpbd-gpu --bench gpu_xpbi` (100k particles). `XPBD_BENCH_XPBI_N=1000000`
 //! for the 1M-particle option, `XPBD_BENCH_STEPS` for the timed steps (default 3, after one
-//! warm-up step). Without an adapter only the CPU figures are printed.
+//! warm-up step), `XPBD_BENCH_SOLVERS=jacobi` (or `colored`) for one solver only. Without an
+//! adapter only the CPU figures are printed.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -37,9 +38,38 @@ fn scene(n: usize, solver: SolverKind) -> ContinuumScene<3> {
     s
 }
 
+/// GPU steps per second (upload, one warm-up step for pipelines and buffer growth, then timed
+/// steps ended by a wait for the device) and the mean neighbour count.
+fn gpu_steps_per_second(
+    ctx: &Arc<GpuContext>,
+    s: &ContinuumScene<3>,
+    steps: usize,
+) -> Option<(f64, f64)> {
+    let desc = XpbiGpuScene::from_cpu(s).expect("GPU scene");
+    let mut g = match GpuXpbi::new(ctx.clone(), &desc) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("GPU XPBI unavailable: {e}");
+            return None;
+        }
+    };
+    if let Err(e) = g.step(s.options.dt).and_then(|_| g.finish()) {
+        eprintln!("GPU XPBI step failed: {e}");
+        return None;
+    }
+    let t = Instant::now();
+    for _ in 0..steps {
+        g.step(s.options.dt).expect("step");
+    }
+    g.finish().expect("wait");
+    let sps = steps as f64 / t.elapsed().as_secs_f64();
+    Some((sps, g.total_neighbours() as f64 / g.len() as f64))
+}
+
 fn main() {
     let n = env_usize("XPBD_BENCH_XPBI_N", 100_000);
     let steps = env_usize("XPBD_BENCH_STEPS", 3);
+    let only = std::env::var("XPBD_BENCH_SOLVERS").ok();
     let ctx = match GpuContext::from_env() {
         Ok(c) => Some(Arc::new(c)),
         Err(e) => {
@@ -47,33 +77,16 @@ fn main() {
             None
         }
     };
-    // GPU: upload once, one warm-up step (pipelines, buffer growth), then timed steps ended by
-    // a wait for the device.
-    let gpu = ctx.as_ref().map(|ctx| {
-        let s = scene(n, SolverKind::JACOBI);
-        let desc = XpbiGpuScene::from_cpu(&s).expect("GPU scene");
-        let mut g = match GpuXpbi::new(ctx.clone(), &desc) {
-            Ok(g) => g,
-            Err(e) => {
-                eprintln!("GPU XPBI unavailable at {n} particles: {e}");
-                return None;
-            }
-        };
-        g.step(s.options.dt).expect("warm-up step");
-        g.finish().expect("wait");
-        let t = Instant::now();
-        for _ in 0..steps {
-            g.step(s.options.dt).expect("step");
-        }
-        g.finish().expect("wait");
-        let sps = steps as f64 / t.elapsed().as_secs_f64();
-        Some((sps, g.total_neighbours() as f64 / g.len() as f64))
-    });
-    let gpu = gpu.flatten();
     let adapter = ctx.as_ref().map_or("none".to_string(), |c| c.describe());
     for solver in [SolverKind::JACOBI, SolverKind::Coloured] {
+        if only.as_deref().is_some_and(|o| o != solver.short_name()) {
+            continue;
+        }
         let mut s = scene(n, solver);
         let particles = s.positions().len();
+        let gpu = ctx
+            .as_ref()
+            .and_then(|ctx| gpu_steps_per_second(ctx, &s, steps));
         s.step().expect("warm-up step");
         let t = Instant::now();
         for _ in 0..steps {
@@ -87,15 +100,11 @@ fn main() {
         });
         let nb = gpu.map_or("null".into(), |(_, m)| format!("{m:.2}"));
         println!(
-            "{{\"bench\":\"xpbi_sand_column\",\"particles\":{particles},\"dt_s\":1e-4,\"iterations\":10,\"timed_steps\":{steps},\"adapter\":\"{}\",\"cpu_solver\":\"{}\",\"cpu_threads\":{},\"cpu_steps_per_s\":{cpu:.4},\"cpu_us_per_particle_per_step\":{:.4},\"gpu_solver\":\"jacobi\",\"gpu_steps_per_s\":{gpu_json},\"gpu_us_per_particle_per_step\":{gpu_us},\"gpu_mean_neighbours\":{nb},\"gpu_over_cpu\":{ratio}}}",
-            adapter.replace('"', "'"),
+            "{{\"bench\":\"xpbi_sand_column\",\"particles\":{particles},\"dt_s\":1e-4,\"iterations\":10,\"solver\":\"{}\",\"timed_steps\":{steps},\"adapter\":\"{}\",\"cpu_threads\":{},\"cpu_steps_per_s\":{cpu:.4},\"cpu_us_per_particle_per_step\":{:.4},\"gpu_steps_per_s\":{gpu_json},\"gpu_us_per_particle_per_step\":{gpu_us},\"gpu_mean_neighbours\":{nb},\"gpu_over_cpu\":{ratio}}}",
             solver.short_name(),
-            rayon_threads(),
+            adapter.replace('"', "'"),
+            std::thread::available_parallelism().map_or(1, |p| p.get()),
             1e6 / (cpu * particles as f64),
         );
     }
-}
-
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |p| p.get())
 }

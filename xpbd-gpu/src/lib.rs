@@ -34,9 +34,30 @@
 //! Implemented kinds: distance, dihedral bending, tetrahedral volume; plane and sphere
 //! colliders with Coulomb friction ([`Collider`]). Not implemented on the GPU: kinematic
 //! targets and residual/energy diagnostics (typed `Unsupported` errors), the other
-//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]), and XPBI beyond two
-//! building blocks: the neighbour grid ([`grid`]) the 3×3 SVD ([`svd`]) and the von Mises /
-//! Drucker–Prager return mappings ([`plasticity`]).
+//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]).
+//!
+//! XPBI (3D) runs on the GPU through [`GpuXpbi`] ([`xpbi`], `shaders/xpbi.wgsl`): neighbour grid
+//! by counting sort ([`grid`]), L_p by the f32 SVD pseudo-inverse ([`svd`]), corrected kernel
+//! gradients frozen for the step, the per-particle constraint with all five return mappings in
+//! the loop ([`plasticity`]: elastic, von Mises, Drucker–Prager, NACC, Herschel–Bulkley), the
+//! Jacobi (gather) or coloured Gauss-Seidel (3³ cell colours) sweep, half-space colliders with
+//! the core's Coulomb friction, the position correction, XSPH and the F update; its input is an
+//! [`XpbiGpuScene`], usually taken from a CPU `xpbi_continuum::scene::ContinuumScene<3>`:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use xpbi_continuum::{Material, scene::{ContinuumScene, SceneOptions, lattice_box}};
+//! use xpbd_gpu::{GpuXpbi, XpbiGpuScene, context_for_test};
+//! let x = lattice_box(nalgebra::Vector3::zeros(), nalgebra::Vector3::new(0.04, 0.04, 0.08), 0.01);
+//! let mut o = SceneOptions::new(0.01);
+//! o.solver = xpbd_core::SolverKind::JACOBI;
+//! let cpu = ContinuumScene::<3>::new(&x, Material::sand(), o).unwrap();
+//! if let Some(ctx) = context_for_test("xpbi doctest").unwrap() {
+//!     let mut gpu = GpuXpbi::new(Arc::new(ctx), &XpbiGpuScene::from_cpu(&cpu).unwrap()).unwrap();
+//!     gpu.step(1e-4).unwrap();
+//!     assert!(gpu.velocities().unwrap()[0].z < 0.0); // gravity
+//! }
+//! ```
 
 pub mod backend;
 pub mod context;
@@ -50,6 +71,7 @@ pub mod shaders;
 pub mod simulation;
 pub mod svd;
 pub mod xpbi;
+mod xpbi_device;
 pub mod xpbi_scene;
 
 pub use backend::{ContactConstraints, CpuBackend, StepBackend};

@@ -18,13 +18,16 @@
 //! sweep, each computed against the same positions, corrections summed per particle by a
 //! gather (no float atomics, so results are bit-identical run to run).
 
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
 
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::grid::{GridParams, ScanParams, groups};
 use crate::plasticity::{GpuPlastic, PlasticModel};
+use crate::xpbi_device::{
+    Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, read_bytes, storage,
+};
 use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 use xpbd_core::SolverKind;
@@ -74,7 +77,7 @@ pub struct GpuColourParams {
 }
 
 /// Colours of the coloured Gauss-Seidel sweep (3 per axis).
-const COLOURS: usize = 27;
+pub(crate) const COLOURS: usize = 27;
 
 /// Names of the `xpbi.wgsl` entry points, in the order of [`Pipes`].
 pub const XPBI_ENTRY_POINTS: [&str; 14] = [
@@ -93,58 +96,6 @@ pub const XPBI_ENTRY_POINTS: [&str; 14] = [
     "gs_spacing",
     "gs_xpbi",
 ];
-
-#[derive(Debug)]
-struct Pipes {
-    xpbi: Vec<wgpu::ComputePipeline>,
-    layout: wgpu::BindGroupLayout,
-    colour_layout: wgpu::BindGroupLayout,
-    bin: wgpu::ComputePipeline,
-    scatter: wgpu::ComputePipeline,
-    sort_cells: wgpu::ComputePipeline,
-    count_nb: wgpu::ComputePipeline,
-    fill_nb: wgpu::ComputePipeline,
-    scan: wgpu::ComputePipeline,
-}
-
-/// Per-particle buffers (fixed size) and growable per-cell / per-neighbour buffers.
-#[derive(Debug)]
-struct Buffers {
-    params: wgpu::Buffer,
-    grid_params: wgpu::Buffer,
-    scan_cells: wgpu::Buffer,
-    scan_parts: wgpu::Buffer,
-    // Bindings 1..=19 of xpbi.wgsl, in order.
-    x: wgpu::Buffer,
-    xn: wgpu::Buffer,
-    v: wgpu::Buffer,
-    dsp: wgpu::Buffer,
-    pinfo: wgpu::Buffer,
-    counts: wgpu::Buffer,
-    fmat: wgpu::Buffer,
-    pstate: wgpu::Buffer,
-    lam: wgpu::Buffer,
-    lam_planes: wgpu::Buffer,
-    dmat: wgpu::Buffer,
-    qself: wgpu::Buffer,
-    dx_local: wgpu::Buffer,
-    nb_offsets: wgpu::Buffer,
-    nb_indices: wgpu::Buffer,
-    qw: wgpu::Buffer,
-    rev: wgpu::Buffer,
-    lam_sp: wgpu::Buffer,
-    stats: wgpu::Buffer,
-    tau_planes: wgpu::Buffer,
-    colour_params: wgpu::Buffer,
-    colour_stride: u64,
-    // Grid.
-    cell_of: wgpu::Buffer,
-    counters: wgpu::Buffer,
-    cell_start: wgpu::Buffer,
-    sorted: wgpu::Buffer,
-    cell_capacity: usize,
-    slot_capacity: usize,
-}
 
 /// An XPBI continuum on the device (see the module docs).
 #[derive(Debug)]
@@ -170,7 +121,7 @@ pub struct GpuXpbi {
     time: f64,
 }
 
-fn storage_bytes(len: usize, stride: usize) -> u64 {
+pub(crate) fn storage_bytes(len: usize, stride: usize) -> u64 {
     (len.max(1) * stride) as u64
 }
 
@@ -529,7 +480,7 @@ impl GpuXpbi {
             });
         }
         if cells + 1 > self.bufs.cell_capacity {
-            let cap = (cells + 1) + (cells + 1) / 2;
+            let cap = 3 * (cells + 1) / 2 + 1;
             check_binding(&self.ctx, "grid cells", storage_bytes(cap, 4))?;
             let device = self.ctx.device();
             let (counters, cell_start) = self.ctx.scoped(|| {
@@ -886,234 +837,4 @@ impl GpuXpbi {
     pub fn finish(&self) -> Result<(), GpuError> {
         self.ctx.wait()
     }
-}
-
-fn check_binding(ctx: &GpuContext, buffer: &'static str, bytes: u64) -> Result<(), GpuError> {
-    let limits = ctx.limits();
-    let bind = limits.max_storage_buffer_binding_size as u64;
-    if bytes > bind {
-        return Err(GpuError::BufferTooLarge {
-            buffer,
-            bytes,
-            limit: bind,
-            limit_name: "max_storage_buffer_binding_size",
-        });
-    }
-    if bytes > limits.max_buffer_size {
-        return Err(GpuError::BufferTooLarge {
-            buffer,
-            bytes,
-            limit: limits.max_buffer_size,
-            limit_name: "max_buffer_size",
-        });
-    }
-    Ok(())
-}
-
-fn storage(device: &wgpu::Device, label: &str, bytes: u64) -> wgpu::Buffer {
-    use wgpu::BufferUsages as U;
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: bytes.max(16).next_multiple_of(16),
-        usage: U::STORAGE | U::COPY_SRC | U::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
-
-fn bind_entries(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    entries: &[(u32, &wgpu::Buffer)],
-) -> wgpu::BindGroup {
-    let entries: Vec<wgpu::BindGroupEntry> = entries
-        .iter()
-        .map(|(i, buf)| wgpu::BindGroupEntry {
-            binding: *i,
-            resource: buf.as_entire_binding(),
-        })
-        .collect();
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout,
-        entries: &entries,
-    })
-}
-
-fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
-    let colour_stride = (device.limits().min_uniform_buffer_offset_alignment as u64)
-        .max(std::mem::size_of::<GpuColourParams>() as u64)
-        .next_multiple_of(16);
-    use wgpu::BufferUsages as U;
-    let uniform = |label: &str, bytes: u64| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: bytes.next_multiple_of(16),
-            usage: U::UNIFORM | U::COPY_DST,
-            mapped_at_creation: false,
-        })
-    };
-    let s = |label: &str, stride: usize| storage(device, label, storage_bytes(n, stride));
-    let nb_offsets = storage(device, "nb_offsets", storage_bytes(n + 1, 4));
-    let scan_parts = uniform("scan particles", 16);
-    Buffers {
-        params: uniform("xpbi params", std::mem::size_of::<GpuXpbiParams>() as u64),
-        grid_params: uniform("grid params", std::mem::size_of::<GridParams>() as u64),
-        scan_cells: uniform("scan cells", 16),
-        scan_parts,
-        x: s("x", 16),
-        xn: s("xn", 16),
-        v: s("v", 16),
-        dsp: s("dsp", 16),
-        pinfo: s("pinfo", 16),
-        counts: s("counts", 4),
-        fmat: s("fmat", 48),
-        pstate: s("pstate", 16),
-        lam: s("lam", 4),
-        lam_planes: s("lam_planes", 16),
-        dmat: s("dmat", 48),
-        qself: s("qself", 16),
-        dx_local: s("dx_local", 16),
-        nb_offsets,
-        nb_indices: storage(device, "nb_indices", 16),
-        qw: storage(device, "qw", 16),
-        rev: storage(device, "rev", 16),
-        lam_sp: storage(device, "lam_sp", 16),
-        stats: storage(device, "stats", 32),
-        colour_params: device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("colour params"),
-            size: COLOURS as u64 * colour_stride,
-            usage: U::UNIFORM | U::COPY_DST,
-            mapped_at_creation: false,
-        }),
-        colour_stride,
-        tau_planes: s("tau_planes", 16),
-        cell_of: s("cell_of", 4),
-        counters: storage(device, "counters", 16),
-        cell_start: storage(device, "cell_start", 16),
-        sorted: s("sorted", 4),
-        cell_capacity: 4,
-        slot_capacity: 0,
-    }
-}
-
-fn make_pipes(device: &wgpu::Device) -> Pipes {
-    let module = |label: &str, src: &str| {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(src.into()),
-        })
-    };
-    let xpbi = module("xpbi", crate::shaders::XPBI_MODULE);
-    let grid = module("grid.wgsl", crate::shaders::GRID_WGSL);
-    let scan = module("scan.wgsl", crate::shaders::SCAN_WGSL);
-    let mut entries = vec![wgpu::BindGroupLayoutEntry {
-        binding: 0,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }];
-    for b in 1..=XPBI_STORAGE_BUFFERS {
-        entries.push(wgpu::BindGroupLayoutEntry {
-            binding: b,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only: false },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        });
-    }
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("xpbi"),
-        entries: &entries,
-    });
-    let colour_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("xpbi colour"),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: wgpu::BufferSize::new(
-                    std::mem::size_of::<GpuColourParams>() as u64
-                ),
-            },
-            count: None,
-        }],
-    });
-    let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("xpbi"),
-        bind_group_layouts: &[Some(&layout), Some(&colour_layout)],
-        immediate_size: 0,
-    });
-    let make = |m: &wgpu::ShaderModule, layout: Option<&wgpu::PipelineLayout>, entry: &str| {
-        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout,
-            module: m,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        })
-    };
-    Pipes {
-        xpbi: XPBI_ENTRY_POINTS
-            .iter()
-            .map(|e| make(&xpbi, Some(&pl), e))
-            .collect(),
-        layout,
-        colour_layout,
-        bin: make(&grid, None, "bin"),
-        scatter: make(&grid, None, "scatter"),
-        sort_cells: make(&grid, None, "sort_cells"),
-        count_nb: make(&grid, None, "count_neighbours"),
-        fill_nb: make(&grid, None, "fill_neighbours"),
-        scan: make(&scan, None, "exclusive_scan"),
-    }
-}
-
-/// Copies `bytes` bytes at `offset` of `src` to the host.
-pub(crate) fn read_bytes(
-    ctx: &GpuContext,
-    src: &wgpu::Buffer,
-    offset: u64,
-    bytes: u64,
-) -> Result<Vec<u8>, GpuError> {
-    if bytes == 0 {
-        return Ok(Vec::new());
-    }
-    let device = ctx.device();
-    let size = bytes.next_multiple_of(4);
-    let staging = ctx.scoped(|| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("xpbi readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
-    })?;
-    let mut enc = device.create_command_encoder(&Default::default());
-    enc.copy_buffer_to_buffer(src, offset, &staging, 0, Some(size));
-    ctx.scoped(|| ctx.queue().submit([enc.finish()]))?;
-    let slice = staging.slice(..);
-    let (tx, rx) = mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.wait()?;
-    rx.recv()
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
-    let out = slice
-        .get_mapped_range()
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-        .to_vec();
-    staging.unmap();
-    Ok(out[..bytes as usize].to_vec())
 }
