@@ -106,6 +106,7 @@ fn bench(c: &mut Criterion) {
         substep: 0,
         substeps: 1,
         time: 0.0,
+        dedicated_pool: false,
     };
     let mut detect = c.benchmark_group("cloth_contact_detect");
     detect.sample_size(10);

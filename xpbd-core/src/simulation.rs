@@ -444,6 +444,7 @@ impl<const D: usize> Simulation<D> {
                 substep: s,
                 substeps: n_sub,
                 time: self.time,
+                dedicated_pool: self.pool_threads > 1,
             };
             let p = &mut self.particles;
             p.x_prev.copy_from_slice(&p.x);

@@ -35,6 +35,47 @@ pub struct SubstepContext {
     pub substeps: usize,
     /// Simulation time at the start of this substep (s).
     pub time: f64,
+    /// Whether the sweep runs in a thread pool that the simulation owns (every worker free to
+    /// join a broadcast), so the coloured sweep may synchronise its threads with a barrier
+    /// instead of rayon's fork-join.
+    pub dedicated_pool: bool,
+}
+
+/// A barrier for the threads of one broadcast: spins briefly, then yields (the machine may be
+/// shared). Arrivals publish their writes (release) and leavers see all of them (acquire).
+struct SpinBarrier {
+    arrived: std::sync::atomic::AtomicUsize,
+    generation: std::sync::atomic::AtomicUsize,
+    threads: usize,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> Self {
+        Self {
+            arrived: std::sync::atomic::AtomicUsize::new(0),
+            generation: std::sync::atomic::AtomicUsize::new(0),
+            threads,
+        }
+    }
+
+    fn wait(&self) {
+        use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+        let generation = self.generation.load(Acquire);
+        if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Relaxed);
+            self.generation.fetch_add(1, Release);
+        } else {
+            let mut spins = 0u32;
+            while self.generation.load(Acquire) == generation {
+                if spins < 2000 {
+                    std::hint::spin_loop();
+                    spins += 1;
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
 }
 
 /// How a Jacobi sweep scales each constraint's update.
@@ -620,7 +661,23 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
                 }
             }
         };
-        if parallel && rayon::current_num_threads() > 1 {
+        if parallel && ctx.dedicated_pool && rayon::current_num_threads() > 1 {
+            // One broadcast per sweep: thread t runs tasks t, t + T, t + 2T, … of each colour and
+            // waits at a spinning barrier between colours (one synchronisation per colour, a
+            // few hundred nanoseconds, instead of a fork-join through rayon's queues). Only in
+            // a pool the simulation owns: every thread of it is free to join the broadcast.
+            let barrier = SpinBarrier::new(rayon::current_num_threads());
+            rayon::broadcast(|b| {
+                let (t, n_threads) = (b.index(), b.num_threads());
+                let mut s = scratch[t + 1].lock().expect("scratch lock");
+                for colour in &schedule.colours {
+                    for task in colour.iter().skip(t).step_by(n_threads) {
+                        run_task(task, &mut s);
+                    }
+                    barrier.wait();
+                }
+            });
+        } else if parallel && rayon::current_num_threads() > 1 {
             for colour in &schedule.colours {
                 colour.par_iter().for_each(|task| {
                     let slot = rayon::current_thread_index().map_or(0, |i| i + 1);
