@@ -447,7 +447,14 @@ impl<const D: usize> Simulation<D> {
                 dedicated_pool: self.pool_threads > 1,
             };
             let p = &mut self.particles;
-            p.x_prev.copy_from_slice(&p.x);
+            if par_particles {
+                p.x_prev
+                    .par_chunks_mut(PARALLEL_PARTICLES)
+                    .zip(p.x.par_chunks(PARALLEL_PARTICLES))
+                    .for_each(|(prev, x)| prev.copy_from_slice(x));
+            } else {
+                p.x_prev.copy_from_slice(&p.x);
+            }
             for b in &mut self.blocks {
                 b.begin_substep(p, &ctx);
             }

@@ -245,6 +245,31 @@ impl<const D: usize> ColliderContacts<D> {
         Ok(())
     }
 
+    /// The uniform particle radius (m), used for particles without a per-particle radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// Per-particle radii set by [`ColliderContacts::set_radii`] (empty when uniform).
+    pub fn radii(&self) -> &[f64] {
+        &self.radii
+    }
+
+    /// The radius of particle `p` (m): its own radius if set, else the uniform one.
+    pub fn radius_of_particle(&self, p: usize) -> f64 {
+        self.radius_of(p)
+    }
+
+    /// The contact options (generation, projection, margin, acceleration bound).
+    pub fn options(&self) -> &ContactOptions {
+        &self.options
+    }
+
+    /// The particles that collide, sorted (`None`: all).
+    pub fn members(&self) -> Option<&[u32]> {
+        self.members.as_deref()
+    }
+
     #[inline]
     fn radius_of(&self, p: usize) -> f64 {
         self.radii.get(p).copied().unwrap_or(self.radius)
