@@ -2,8 +2,9 @@
 //! E = 3.5e5 Pa, ν = 0.3, φ = 30°, ground friction 0.5, Δt = 1e-4 s, 10 iterations, released
 //! at rest): steps per second on the CPU path (xpbi-continuum, f64, rayon) and on the GPU path
 //! (wgpu, f32) from the same scene, for the Jacobi and the coloured Gauss-Seidel solver, one
-//! JSON line per solver with the adapter name, the GPU/CPU throughput ratio and µs per particle
-//! per step.
+//! JSON line per solver with the adapter name, the GPU/CPU throughput ratio, µs per particle
+//! per step, the GPU's per-step rebuild time (grid, neighbours, L_p) and what remains of a step
+//! per particle per iteration (an upper bound of the constraint solve's share).
 //!
 //! `cargo bench -p xpbd-gpu --bench gpu_xpbi` (100k particles). `XPBD_BENCH_XPBI_N=1000000`
 //! for the 1M-particle option, `XPBD_BENCH_STEPS` for the timed steps (default 3, after one
@@ -44,7 +45,7 @@ fn gpu_steps_per_second(
     ctx: &Arc<GpuContext>,
     s: &ContinuumScene<3>,
     steps: usize,
-) -> Option<(f64, f64)> {
+) -> Option<GpuFigures> {
     let desc = XpbiGpuScene::from_cpu(s).expect("GPU scene");
     let mut g = match GpuXpbi::new(ctx.clone(), &desc) {
         Ok(g) => g,
@@ -63,7 +64,26 @@ fn gpu_steps_per_second(
     }
     g.finish().expect("wait");
     let sps = steps as f64 / t.elapsed().as_secs_f64();
-    Some((sps, g.total_neighbours() as f64 / g.len() as f64))
+    // The per-step rebuild alone (statistics read-back, grid, neighbour lists, L_p, corrected
+    // weights): the rest of a step is the constraint solve, velocities, XSPH and the F update.
+    let t = Instant::now();
+    for _ in 0..steps {
+        g.rebuild_frozen_data(s.options.dt).expect("rebuild");
+    }
+    g.finish().expect("wait");
+    let rebuild = t.elapsed().as_secs_f64() / steps as f64;
+    Some(GpuFigures {
+        steps_per_s: sps,
+        rebuild_s: rebuild,
+        mean_neighbours: g.total_neighbours() as f64 / g.len() as f64,
+    })
+}
+
+#[derive(Clone, Copy)]
+struct GpuFigures {
+    steps_per_s: f64,
+    rebuild_s: f64,
+    mean_neighbours: f64,
 }
 
 fn main() {
@@ -93,18 +113,25 @@ fn main() {
             s.step().expect("step");
         }
         let cpu = steps as f64 / t.elapsed().as_secs_f64();
-        let gpu_json = gpu.map_or("null".into(), |(g, _)| format!("{g:.4}"));
-        let ratio = gpu.map_or("null".into(), |(g, _)| format!("{:.3}", g / cpu));
-        let gpu_us = gpu.map_or("null".into(), |(g, _)| {
-            format!("{:.4}", 1e6 / (g * particles as f64))
-        });
-        let nb = gpu.map_or("null".into(), |(_, m)| format!("{m:.2}"));
+        let f =
+            |v: Option<f64>, digits: usize| v.map_or("null".into(), |v| format!("{v:.digits$}"));
+        let iters = s.sim.settings().iterations as f64;
+        let gpu_sps = gpu.map(|g| g.steps_per_s);
         println!(
-            "{{\"bench\":\"xpbi_sand_column\",\"particles\":{particles},\"dt_s\":1e-4,\"iterations\":10,\"solver\":\"{}\",\"timed_steps\":{steps},\"adapter\":\"{}\",\"cpu_threads\":{},\"cpu_steps_per_s\":{cpu:.4},\"cpu_us_per_particle_per_step\":{:.4},\"gpu_steps_per_s\":{gpu_json},\"gpu_us_per_particle_per_step\":{gpu_us},\"gpu_mean_neighbours\":{nb},\"gpu_over_cpu\":{ratio}}}",
+            "{{\"bench\":\"xpbi_sand_column\",\"particles\":{particles},\"dt_s\":1e-4,\"iterations\":10,\"solver\":\"{}\",\"timed_steps\":{steps},\"adapter\":\"{}\",\"cpu_threads\":{},\"cpu_steps_per_s\":{cpu:.4},\"cpu_us_per_particle_per_step\":{:.4},\"gpu_steps_per_s\":{},\"gpu_us_per_particle_per_step\":{},\"gpu_rebuild_ms\":{},\"gpu_solve_us_per_particle_per_iteration\":{},\"gpu_mean_neighbours\":{},\"gpu_over_cpu\":{}}}",
             solver.short_name(),
             adapter.replace('"', "'"),
             std::thread::available_parallelism().map_or(1, |p| p.get()),
             1e6 / (cpu * particles as f64),
+            f(gpu_sps, 4),
+            f(gpu_sps.map(|g| 1e6 / (g * particles as f64)), 4),
+            f(gpu.map(|g| g.rebuild_s * 1e3), 2),
+            f(
+                gpu.map(|g| (1.0 / g.steps_per_s - g.rebuild_s) * 1e6 / (iters * particles as f64)),
+                4
+            ),
+            f(gpu.map(|g| g.mean_neighbours), 2),
+            f(gpu_sps.map(|g| g / cpu), 3),
         );
     }
 }
