@@ -1,22 +1,30 @@
 //! XPBI on the GPU (3D, f32): the step of `xpbi_continuum` (XPBI Algorithm 1 in candidate
-//! positions, Jacobi solver) with the state resident on the device.
+//! positions) with the state resident on the device, solved by Jacobi or by coloured
+//! Gauss-Seidel.
 //!
 //! Per step ([`GpuXpbi::step`]):
 //!
 //! 1. `stats` (bounding box of x, max |v|²), read back: the CFL check
 //!    `Δt ≤ cfl · H / max|v|` of `XpbiContinuum::check_time_step` and a non-finite check run on
-//!    the host *before* the step, which then changes nothing on failure.
+//!    the host *before* the step, which then changes nothing on failure (a state that became
+//!    non-finite during the previous step is reported here, [`GpuError::NonFiniteState`]; the
+//!    GPU path does not roll back).
 //! 2. `xⁿ ← x`; the neighbour grid of `grid.wgsl` on xⁿ (cell = support H, counting sort with
 //!    prefix sum, per-cell index sort, CSR lists |x_b − x_p| < H in the CPU's order); the list
 //!    length is read back to size the per-neighbour buffers (which only grow).
-//! 3. `shaders/xpbi.wgsl`: volumes, constraint counts, frozen data (L_p by SVD pseudo-inverse,
-//!    corrected weights, reverse slots, Jacobi factors), prediction, `iterations` × (solve,
-//!    apply), velocities, XSPH, F update, all in one submission.
+//! 3. `shaders/xpbi.wgsl`: volumes, constraint counts and contact candidates, frozen data (L_p by
+//!    SVD pseudo-inverse, corrected weights, reverse slots, Jacobi factors), prediction,
+//!    `iterations` × (Jacobi: solve + gather | coloured: contacts, 27 colours of position
+//!    correction, 27 colours of XPBI constraints), velocities, XSPH, F update, in one submission.
 //!
-//! The semantics are those of `ContinuumScene` with `SolverKind::Jacobi { ω, averaged }`:
-//! ground plane, walls and XPBI position correction are constraint blocks of the same Jacobi
-//! sweep, each computed against the same positions, corrections summed per particle by a
-//! gather (no float atomics, so results are bit-identical run to run).
+//! The semantics are those of `ContinuumScene` with `SolverKind::Jacobi { ω, averaged }` or
+//! `SolverKind::Coloured`: the collider contacts (static half-spaces, core candidate test and
+//! budgeted Coulomb friction), the XPBI position correction and the XPBI constraints are the
+//! CPU's three constraint blocks. Jacobi computes all of them against the same positions and
+//! sums the corrections per particle by a gather; the coloured sweep runs the blocks in order,
+//! the XPBI block in the CPU's cell colours and cell order (the position-correction pairs are
+//! coloured on the H grid, the CPU uses a Δx grid: another order, same conflict-freedom). No
+//! float atomics anywhere, so results are bit-identical run to run.
 
 use std::sync::Arc;
 

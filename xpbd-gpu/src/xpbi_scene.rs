@@ -11,6 +11,9 @@ use xpbi_continuum::scene::ContinuumScene;
 
 use crate::GpuError;
 
+/// Largest f32 as f64.
+const F32_MAX: f64 = f32::MAX as f64;
+
 /// Planes per scene (the ground plus up to three walls).
 pub const MAX_PLANES: usize = 4;
 
@@ -209,6 +212,19 @@ impl XpbiGpuScene {
                 }
                 .into());
             }
+            // Everything is uploaded as f32: finite f64 values beyond f32's range would become ±∞.
+            let f32_range = self.positions[i].iter().all(|c| c.abs() <= F32_MAX)
+                && self.velocities[i].iter().all(|c| c.abs() <= F32_MAX)
+                && self.deformation_gradients[i].iter().all(|c| c.abs() <= F32_MAX)
+                && self.plastic_states[i].iter().all(|c| c.abs() <= F32_MAX)
+                && self.inv_mass[i] <= F32_MAX;
+            if !f32_range {
+                return Err(invalid(
+                    "particle state",
+                    i as f64,
+                    "a position, velocity, F, plastic state or inverse mass of this particle exceeds the f32 range",
+                ));
+            }
             if !(self.inv_mass[i].is_finite() && self.inv_mass[i] >= 0.0) {
                 return Err(invalid(
                     "inv_mass",
@@ -216,7 +232,11 @@ impl XpbiGpuScene {
                     "must be finite and >= 0",
                 ));
             }
-            if !(self.rest_volume[i].is_finite() && self.rest_volume[i] > 0.0) {
+            // 1/(V⁰Δt²) is formed in f32: V⁰ must be a normal f32 (≥ 1.2e-38 m³).
+            if !(self.rest_volume[i].is_finite()
+                && self.rest_volume[i] >= f32::MIN_POSITIVE as f64
+                && self.rest_volume[i] <= F32_MAX)
+            {
                 return Err(invalid(
                     "rest_volume",
                     self.rest_volume[i],

@@ -433,6 +433,21 @@ fn bad_input_and_unsupported_features_are_typed_errors() {
     assert_eq!(g.state_bytes().unwrap(), before);
     g.step(1e-4).unwrap();
     assert!(matches!(g.step(-1.0), Err(GpuError::Step(_))));
+    // Finite in f64 but beyond f32: refused at upload, not silently uploaded as ∞.
+    let mut bad = good.clone();
+    bad.inv_mass[2] = 1e300;
+    assert!(matches!(GpuXpbi::new(ctx.clone(), &bad), Err(GpuError::Build(_))));
+    // A state that overflows f32 on the device is reported before the next step (here: a
+    // gravity of 3e38 m/s² makes the displacements and the SVD overflow).
+    let mut blow = good.clone();
+    blow.gravity = Vector3::new(0.0, 0.0, -3e38);
+    let mut g = GpuXpbi::new(ctx.clone(), &blow).unwrap();
+    g.step(1e-4).unwrap();
+    let e = g.step(1e-4).unwrap_err();
+    assert!(
+        matches!(e, GpuError::NonFiniteState { steps: 1, .. }),
+        "{e}"
+    );
 }
 
 /// The coloured Gauss-Seidel sweep (3³ cell colours, cell = H, particles of a cell in index
