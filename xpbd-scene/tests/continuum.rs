@@ -108,10 +108,10 @@ fn lattice_sampling_counts_match_the_regions() {
     // Ball: points within r of the centre; the count approaches (4/3)π(r/Δx)³ ≈ 524.
     let n = load("snow_ball_impact.toml").sim.particles().len();
     assert!((n as f64 - 523.6).abs() < 0.1 * 523.6, "{n}");
-    // Cantilever: 43 × 4 × 4 particles, the 3 layers behind x = 0 pinned.
+    // Cantilever: 15 × 4 × 4 particles, the 3 layers behind x = 0 pinned.
     let s = load("elastic_cantilever.toml");
     let p = s.sim.particles();
-    assert_eq!(p.len(), 43 * 16);
+    assert_eq!(p.len(), 15 * 16);
     assert_eq!(p.inv_mass.iter().filter(|&&w| w == 0.0).count(), 3 * 16);
     assert!((0..p.len()).all(|i| (p.inv_mass[i] == 0.0) == (p.x[i].x < 0.0)));
 }
@@ -379,4 +379,45 @@ fn sand_column_file_matches_the_crates_own_scene_builder_bit_for_bit() {
     assert!(a.x == b.x && a.v == b.v, "the two builds diverged");
     // The bottom layer touched the ground (centres ½Δx above it) and the column moved.
     assert!(a.v.iter().any(|v| v.z < -1e-3));
+}
+
+/// The elastic cantilever scene comes to rest at the documented discretisation error: the
+/// Timoshenko deflection at the last particle layer (x = L − Δx/2 = 0.2875 m) is
+/// `q x²(6L² − 4Lx + x²)/(24EI) + q(Lx − x²/2)/(κGA)` = 12.6 mm (q = ρgA, κ = 5/6), and XPBI at
+/// 4 particles through the height is 15–45 % too soft (xtask/src/beam/xpbi.rs, measured in
+/// 2D at 8/6/4 particles); measured 19.5 mm here (+54 %, Eulerian kernels, 3D). The bounds
+/// [1.2, 1.7] × Timoshenko catch a stiffer or softer regression; the kinetic energy must have
+/// decayed (rest).
+#[test]
+#[ignore = "≈8 s in the dev profile; run with `cargo test -p xpbd-scene --test continuum -- --ignored`"]
+fn elastic_cantilever_scene_sags_to_rest_within_the_documented_discretisation_error() {
+    let mut s = load("elastic_cantilever.toml");
+    let p = s.sim.particles();
+    let tip: Vec<usize> = (0..p.len()).filter(|&i| p.x[i].x > 0.28).collect();
+    assert_eq!(tip.len(), 16);
+    let z = |s: &BuiltScene| {
+        tip.iter().map(|&i| s.sim.particles().x[i].z).sum::<f64>() / tip.len() as f64
+    };
+    let z0 = z(&s);
+    for _ in 0..s.scene.time.frames {
+        s.advance_frame().unwrap();
+    }
+    let (l, x, h, rho, e, nu): (f64, f64, f64, f64, f64, f64) =
+        (0.3, 0.2875, 0.1, 1000.0, 1e6, 0.3);
+    let (a, i) = (h * h, h.powi(4) / 12.0);
+    let q = rho * 9.81 * a;
+    let g = e / (2.0 * (1.0 + nu));
+    let timoshenko = q * x * x * (6.0 * l * l - 4.0 * l * x + x * x) / (24.0 * e * i)
+        + q * (l * x - x * x / 2.0) / (5.0 / 6.0 * g * a);
+    let sag = z0 - z(&s);
+    println!(
+        "tip sag {sag:.5} m, Timoshenko {timoshenko:.5} m, ratio {:.3}",
+        sag / timoshenko
+    );
+    assert!(
+        (1.2..1.7).contains(&(sag / timoshenko)),
+        "{sag} vs {timoshenko}"
+    );
+    let v2: f64 = s.sim.particles().v.iter().map(|v| v.norm_squared()).sum();
+    assert!(v2 < 1e-6, "not at rest: Σv² = {v2}");
 }
