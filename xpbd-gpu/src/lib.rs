@@ -52,10 +52,15 @@
 //! let mut o = SceneOptions::new(0.01);
 //! o.solver = xpbd_core::SolverKind::JACOBI;
 //! let cpu = ContinuumScene::<3>::new(&x, Material::sand(), o).unwrap();
+//! let desc = XpbiGpuScene::from_cpu(&cpu).unwrap();
+//! // Both paths behind the common interface.
+//! let mut backends: Vec<Box<dyn xpbd_gpu::StepBackend>> = vec![Box::new(cpu)];
 //! if let Some(ctx) = context_for_test("xpbi doctest").unwrap() {
-//!     let mut gpu = GpuXpbi::new(Arc::new(ctx), &XpbiGpuScene::from_cpu(&cpu).unwrap()).unwrap();
-//!     gpu.step(1e-4).unwrap();
-//!     assert!(gpu.velocities().unwrap()[0].z < 0.0); // gravity
+//!     backends.push(Box::new(GpuXpbi::new(Arc::new(ctx), &desc).unwrap()));
+//! }
+//! for b in &mut backends {
+//!     b.step(1e-4).unwrap();
+//!     assert!(b.velocities().unwrap()[0].z < 0.0, "{}", b.backend_name()); // gravity
 //! }
 //! ```
 

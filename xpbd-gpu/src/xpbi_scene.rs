@@ -215,7 +215,9 @@ impl XpbiGpuScene {
             // Everything is uploaded as f32: finite f64 values beyond f32's range would become ±∞.
             let f32_range = self.positions[i].iter().all(|c| c.abs() <= F32_MAX)
                 && self.velocities[i].iter().all(|c| c.abs() <= F32_MAX)
-                && self.deformation_gradients[i].iter().all(|c| c.abs() <= F32_MAX)
+                && self.deformation_gradients[i]
+                    .iter()
+                    .all(|c| c.abs() <= F32_MAX)
                 && self.plastic_states[i].iter().all(|c| c.abs() <= F32_MAX)
                 && self.inv_mass[i] <= F32_MAX;
             if !f32_range {
@@ -342,5 +344,47 @@ impl XpbiGpuScene {
             }
         }
         Ok(())
+    }
+}
+
+/// The CPU XPBI path behind the common interface (f64, `xpbi_continuum`).
+impl crate::StepBackend for ContinuumScene<3> {
+    fn backend_name(&self) -> String {
+        "cpu f64 (xpbi-continuum)".into()
+    }
+    /// One step of `dt` (stored in `options.dt`) after the CFL check; rolled back on error.
+    fn step(&mut self, dt: f64) -> Result<(), GpuError> {
+        self.options.dt = dt;
+        ContinuumScene::step(self)?;
+        Ok(())
+    }
+    fn positions(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        Ok(ContinuumScene::positions(self).to_vec())
+    }
+    fn velocities(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        Ok(self.sim.particles().v.clone())
+    }
+    fn time(&self) -> f64 {
+        self.sim.time()
+    }
+}
+
+/// The GPU XPBI path behind the common interface. A step that fails its pre-step checks (CFL,
+/// non-finite state) changes nothing.
+impl crate::StepBackend for crate::GpuXpbi {
+    fn backend_name(&self) -> String {
+        format!("gpu f32 xpbi ({})", self.context().describe())
+    }
+    fn step(&mut self, dt: f64) -> Result<(), GpuError> {
+        crate::GpuXpbi::step(self, dt)
+    }
+    fn positions(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        crate::GpuXpbi::positions(self)
+    }
+    fn velocities(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
+        crate::GpuXpbi::velocities(self)
+    }
+    fn time(&self) -> f64 {
+        crate::GpuXpbi::time(self)
     }
 }
