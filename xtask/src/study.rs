@@ -349,7 +349,7 @@ pub fn plan(tier: Tier) -> Vec<Point> {
         if !quick {
             push(fem(e, MaterialKind::Hencky, 2, truth_cells(tier)), &mut pts);
             for m in [Method::XpbiColored, Method::XpbiJacobi] {
-                let mut p = point(Kind::Xpbi, e, m, 5, xpbi_substeps(e), 10, DT);
+                let mut p = point(Kind::Xpbi, e, m, 5, xpbi_substeps(e, 5), 10, DT);
                 p.material = "hencky".into();
                 p.order = 0;
                 push(p, &mut pts);
@@ -377,9 +377,12 @@ pub fn resolution_substeps(youngs: f64, cells: usize) -> usize {
     (16 * base_substeps(youngs) * cells).div_ceil(10)
 }
 
-/// XPBI substeps per 1/60 s frame at E.
-pub fn xpbi_substeps(youngs: f64) -> usize {
-    base_substeps(youngs)
+/// XPBI substeps per 1/60 s frame at E on `cells` cells: the smallest power of two whose
+/// substep respects [`crate::beam::xpbi_max_substep`] (`h ≤ 0.7 Δx/c`; longer steps make the
+/// particle beam jitter, see `beam::xpbi`): 4, 16, 64, 128 at E = 1e4 … 1e7 and 5 cells.
+pub fn xpbi_substeps(youngs: f64, cells: usize) -> usize {
+    let h = crate::beam::xpbi_max_substep(&study_beam(youngs), cells);
+    ((DT / h).ceil() as usize).next_power_of_two()
 }
 
 /// Runs every point on a rayon pool of `jobs` threads (0 = all cores), calling `progress`

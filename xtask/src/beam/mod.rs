@@ -592,4 +592,4 @@ pub fn residual_probe(
 }
 
 mod xpbi;
-pub use xpbi::xpbi_beam_positions;
+pub use xpbi::{xpbi_beam_positions, xpbi_max_substep, xpbi_spacing};
