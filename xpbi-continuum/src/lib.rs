@@ -47,6 +47,7 @@ pub mod plasticity;
 pub mod repose;
 pub mod sand_column;
 pub mod scene;
+pub mod snow;
 pub mod uniformity;
 
 pub use error::XpbiError;

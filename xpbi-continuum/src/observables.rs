@@ -84,14 +84,15 @@ pub struct NnStatistics {
 }
 
 /// NN statistics over all particles and over the *interior* ones: a particle is interior when
-/// the centroid of its neighbours within `2Δx` is less than `Δx/4` from it (a full, balanced
-/// neighbourhood; at a free surface the centroid shifts inwards by ≈ 0.5–0.8Δx on a lattice).
+/// the centroid of its neighbours within `1.5Δx` is less than `Δx/4` from it (a full, balanced
+/// neighbourhood; at a straight free surface of a lattice the centroid shifts inwards by 0.6Δx,
+/// at a corner by 0.9Δx).
 /// Free-surface and toe particles have fewer neighbours and larger NN distances, so the
 /// all-particle standard deviation is dominated by them; both are reported, neither hides the
 /// minimum (taken over all particles).
 pub fn nn_statistics_split<const D: usize>(x: &[SVector<f64, D>], spacing: f64) -> NnStatistics {
     let nn = nearest_neighbour_distances(x, 3.0 * spacing);
-    let support = 2.0 * spacing;
+    let support = 1.5 * spacing;
     let interior: Vec<bool> = match UniformGrid::build(x, support) {
         Ok(grid) => (0..x.len())
             .map(|p| {

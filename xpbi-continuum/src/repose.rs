@@ -8,8 +8,8 @@
 //! `ground_friction`, rough enough that the heap's base does not slide: μ ≥ tan φ); the run
 //! continues for `settle_time` after the last particle has left. Measured: the free-surface
 //! slope of the heap by [`crate::observables::surface_slope`] (top particle of each horizontal
-//! bin of width 2Δx, least-squares line between 20 % and 80 % of the heap height), on both
-//! flanks together and, in 2D, on each flank.
+//! bin of width 2Δx, least-squares line between 20 % and 80 % of the heap height): in 2D on
+//! each flank (the slope is their mean), in 3D on the radial profile.
 //!
 //! What the slope should be: for a cohesionless Mohr–Coulomb material an infinite slope is
 //! statically admissible iff its angle θ ≤ φ, so a slowly built heap stands at θ ≈ φ. In 2D
@@ -37,6 +37,23 @@ use crate::scene::{ContinuumScene, SceneOptions};
 pub fn plane_friction_angle(friction_degrees: f64) -> f64 {
     (2f64.sqrt() * drucker_prager_alpha(friction_degrees))
         .min(1.0)
+        .asin()
+        .to_degrees()
+}
+
+/// The Drucker–Prager angle φ' (degrees) whose 2D cone is the Mohr–Coulomb cone of `φ`:
+/// `√2 α(φ') = sin φ`, i.e. `sin φ' = 3k / (2√(2/3) + k)` with `k = sin φ / √2` (derived from
+/// [`drucker_prager_alpha`]): 22.8°, 32.3°, 40.8° for φ = 20°, 30°, 40°.
+///
+/// ```
+/// use xpbi_continuum::repose::{plane_calibrated_angle, plane_friction_angle};
+/// for phi in [20.0, 30.0, 40.0] {
+///     assert!((plane_friction_angle(plane_calibrated_angle(phi)) - phi).abs() < 1e-9);
+/// }
+/// ```
+pub fn plane_calibrated_angle(friction_degrees: f64) -> f64 {
+    let k = friction_degrees.to_radians().sin() / 2f64.sqrt();
+    (3.0 * k / (2.0 * (2.0f64 / 3.0).sqrt() + k))
         .asin()
         .to_degrees()
 }
@@ -70,9 +87,22 @@ pub struct ReposeConfig {
     pub spacing_constraints: bool,
     /// Worker threads (0 = rayon's pool).
     pub threads: usize,
+    /// 2D only: build the material with [`plane_calibrated_angle`]`(φ)` so that its 2D
+    /// Drucker–Prager cone is the Mohr–Coulomb cone of φ (default `false`: the 3D Klár
+    /// α(φ), whose 2D cone is [`plane_friction_angle`]`(φ)`).
+    pub plane_calibrated: bool,
 }
 
 impl ReposeConfig {
+    /// The friction angle the material is built with (see [`ReposeConfig::plane_calibrated`]).
+    pub fn material_friction_angle<const D: usize>(&self) -> f64 {
+        if D == 2 && self.plane_calibrated {
+            plane_calibrated_angle(self.friction_angle)
+        } else {
+            self.friction_angle
+        }
+    }
+
     /// The quick (report) tier in 2D: Δx = 5 mm, 50 cm² poured through a 2 cm inlet at
     /// 0.25 m/s (1 s), Δt = 5e-4 s, 0.3 s of settling, plate μ = 1.
     pub fn quick(friction_angle: f64) -> Self {
@@ -90,6 +120,7 @@ impl ReposeConfig {
             xsph: 0.01,
             spacing_constraints: true,
             threads: 1,
+            plane_calibrated: false,
         }
     }
 
@@ -121,7 +152,8 @@ impl ReposeConfig {
 pub struct ReposeResult {
     /// Friction angle φ of the material (degrees).
     pub friction_angle: f64,
-    /// Free-surface slope of the heap, both flanks (degrees).
+    /// Free-surface slope of the heap (degrees): 2D the mean of the two flanks, 3D the radial
+    /// fit.
     pub slope_degrees: f64,
     /// 2D: slope of the left (x < 0) flank; 3D: NaN.
     pub slope_left: f64,
@@ -158,8 +190,11 @@ pub fn pouring_scene<const D: usize>(
     o.xsph = config.xsph;
     o.spacing_constraints = config.spacing_constraints;
     o.threads = config.threads;
-    let mut scene =
-        ContinuumScene::new(&x, Material::sand_with_friction(config.friction_angle), o)?;
+    let mut scene = ContinuumScene::new(
+        &x,
+        Material::sand_with_friction(config.material_friction_angle::<D>()),
+        o,
+    )?;
     let ids = (0..x.len()).collect();
     let nozzle = Nozzle::attach(
         &mut scene,
@@ -229,9 +264,16 @@ pub fn measure_heap<const D: usize>(
     } else {
         (f64::NAN, f64::NAN)
     };
+    // 2D: the mean of the two flanks, each fitted on its own (a fit of both together on |x|
+    // takes the higher flank in every bin and is biased when the apex is off-centre).
+    let slope_degrees = if D == 2 {
+        0.5 * (left + right)
+    } else {
+        surface_slope(&r, &z, spacing, height)
+    };
     ReposeResult {
         friction_angle,
-        slope_degrees: surface_slope(&r, &z, spacing, height),
+        slope_degrees,
         slope_left: left,
         slope_right: right,
         height,

@@ -226,3 +226,52 @@ fn hourglass_discharges_at_a_constant_rate() {
     assert!(worst > -0.01 * dx, "particle inside a wall: {worst}");
     assert!(s.positions().iter().all(|p| p[1] > 0.0));
 }
+
+/// 3D builders: the round nozzle extrudes ρ A v t of paste (A = n_c Δx², the lattice columns
+/// inside the 5 mm radius) within one layer, and the square-hopper hourglass (four 60° box
+/// walls) discharges sand through its orifice with no particle inside a wall (0.01Δx) or
+/// below the floor.
+#[test]
+fn builders_in_3d() {
+    use nalgebra::Vector3;
+    let dx = 0.005;
+    let mut o = SceneOptions::new(dx);
+    o.threads = 1;
+    let (v, duration, height) = (0.2, 0.15, 0.05);
+    let (mut s, mut nozzle) =
+        toothpaste_extrusion_scene::<3>(Material::toothpaste(), height, 0.005, v, duration, o)
+            .unwrap();
+    while s.sim.time() < 0.1 - 0.5 * o.dt {
+        nozzle.before_step(&mut s, o.dt);
+        s.step().unwrap();
+    }
+    let out = s.positions().iter().filter(|p| p[2] < height).count() as f64 * dx.powi(3);
+    let expected = nozzle.area() * v * 0.1;
+    println!("3D extrusion: {out:.3e} m³ out vs A v t = {expected:.3e} m³");
+    assert!((out - expected).abs() <= nozzle.area() * dx + 1e-15);
+
+    let dx = 0.01;
+    let g = Hourglass {
+        fill_height: 0.05,
+        ..Hourglass::standard()
+    };
+    let mut o = SceneOptions::new(dx);
+    o.threads = 1;
+    o.dt = 2.5e-4;
+    let mut s = hourglass_scene::<3>(&g, Material::sand(), o).unwrap();
+    let mut worst: f64 = f64::INFINITY;
+    while s.sim.time() < 0.15 {
+        s.step().unwrap();
+        worst = worst.min(deepest::<3>(&g, s.positions(), dx));
+    }
+    let below = s
+        .positions()
+        .iter()
+        .filter(|p| p[2] < g.orifice_height)
+        .count();
+    let n = s.positions().len();
+    println!("3D hourglass: {below} of {n} particles discharged at 0.15 s, deepest {worst:.2e} m");
+    assert!(below > n / 10 && below < n, "{below} of {n}");
+    assert!(worst > -0.01 * dx, "{worst}");
+    assert!(s.positions().iter().all(|p: &Vector3<f64>| p[2] > 0.0));
+}

@@ -16,10 +16,22 @@ use xtask::study::{Analysis, Kind, Series, StudyOutput, Tier, study_beam};
 use crate::bench::{ClothBenchLine, bench_cloth};
 use crate::convergence::{ensure_writable, json_name, run_study};
 use crate::plot::{Curve, plot};
-use crate::scenes::{ChainResult, InclineResult, SandResult, hanging_chain, incline, sand_column};
+use crate::scenes::{
+    ChainResult, InclineResult, ReposeRow, SandResult, SnowResult, UniformityRow, angle_of_repose,
+    hanging_chain, incline, sand_column, snow_robustness, uniformity,
+};
 
 /// Report sections (`--only`).
-pub const SECTIONS: [&str; 5] = ["convergence", "chain", "incline", "sand", "bench"];
+pub const SECTIONS: [&str; 8] = [
+    "convergence",
+    "chain",
+    "incline",
+    "sand",
+    "repose",
+    "uniformity",
+    "snow",
+    "bench",
+];
 
 /// Arguments of `cargo xtask report`.
 #[derive(Args, Debug)]
@@ -36,7 +48,8 @@ pub struct ReportArgs {
     /// Parallel jobs for the convergence study (0 = all cores).
     #[arg(long, default_value_t = 0)]
     jobs: usize,
-    /// Run one section only: convergence | chain | incline | sand | bench.
+    /// Run one section only: convergence | chain | incline | sand | repose | uniformity | snow |
+    /// bench.
     #[arg(long)]
     only: Option<String>,
     /// Output directory.
@@ -112,6 +125,15 @@ pub struct Summary {
     pub incline: Vec<InclineResult>,
     /// Sand column.
     pub sand: Option<SandResult>,
+    /// Angle of repose at φ = 20°, 30°, 40°.
+    #[serde(default)]
+    pub repose: Vec<ReposeRow>,
+    /// Particle uniformity through the 2D column collapse.
+    #[serde(default)]
+    pub uniformity: Vec<UniformityRow>,
+    /// Snow step-size robustness.
+    #[serde(default)]
+    pub snow: Option<SnowResult>,
     /// Cloth benchmark lines.
     pub bench: Vec<ClothBenchLine>,
     /// Sections skipped, with the reason.
@@ -149,6 +171,9 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
         chain: None,
         incline: vec![],
         sand: None,
+        repose: vec![],
+        uniformity: vec![],
+        snow: None,
         bench: vec![],
         skipped: vec![],
         key_figures: BTreeMap::new(),
@@ -189,7 +214,18 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
             ));
         }
         s.sand = Some(r);
-        s.skipped.push("angle of repose (20°/30°/40° heap) and snow step-size robustness: xpbi-continuum exposes no scene builder for them yet (only #[ignore] explorations in its tests)".into());
+    }
+    if want("repose") {
+        eprintln!("scene: angle of repose (φ = 20°, 30°, 40°)");
+        s.repose = angle_of_repose(a.quick)?;
+    }
+    if want("uniformity") {
+        eprintln!("scene: particle uniformity (2D column collapse)");
+        s.uniformity = uniformity(a.quick)?;
+    }
+    if want("snow") {
+        eprintln!("scene: snow step-size robustness");
+        s.snow = Some(snow_robustness(a.quick)?);
     }
     if want("bench") {
         eprintln!("bench: cloth");
@@ -216,7 +252,7 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
     );
     let baseline = baseline_path(tier);
     if a.bless {
-        let b = bless(&s.key_figures);
+        let b = bless(&s.key_figures, tier);
         std::fs::write(&baseline, serde_json::to_string_pretty(&b)?)
             .with_context(|| format!("writing {}", baseline.display()))?;
         eprintln!("baseline written: {}", baseline.display());
@@ -280,8 +316,12 @@ pub struct Tolerance {
 /// * Fitted orders ±0.3; residual reduction factors ±0.05.
 /// * Scene errors may not leave their analytic band (chain 1e-6, incline 2 %).
 /// * Sand observables ±10 % (uniformity figures ±0.05); bench max stretch ±10 %.
+/// * Angle of repose slopes ±10° in the quick tier, ±4° in the full one: pouring is chaotic and
+///   a 200-particle heap's flanks differ by up to 19° (measured; the same code in the dev and
+///   release profiles gave 16.5/23.1/33.5° and 14.9/30.6/49.0°), an 800-particle heap's by ~2°;
+///   snow relative differences ±0.1 (the splash is chaotic, see `xpbi_continuum::snow`).
 /// * Timings are reported, never checked.
-fn bless(k: &BTreeMap<String, f64>) -> BTreeMap<String, Tolerance> {
+fn bless(k: &BTreeMap<String, f64>, tier: Tier) -> BTreeMap<String, Tolerance> {
     k.iter()
         .map(|(name, &v)| {
             let t = if name.starts_with("fem.") {
@@ -326,7 +366,21 @@ fn bless(k: &BTreeMap<String, f64>) -> BTreeMap<String, Tolerance> {
                     rel: 0.0,
                     upper: true,
                 }
-            } else if name.starts_with("sand.nn") {
+            } else if name.starts_with("repose.slope") {
+                Tolerance {
+                    value: v,
+                    abs: if tier == Tier::Quick { 10.0 } else { 4.0 },
+                    rel: 0.0,
+                    upper: false,
+                }
+            } else if name.starts_with("snow.") {
+                Tolerance {
+                    value: v,
+                    abs: 0.1,
+                    rel: 0.0,
+                    upper: false,
+                }
+            } else if name.starts_with("sand.nn") || name.starts_with("uniformity.") {
                 Tolerance {
                     value: v,
                     abs: 0.05,
@@ -426,6 +480,26 @@ fn key_figures(s: &Summary) -> BTreeMap<String, f64> {
         k.insert("sand.nn_mean".into(), sd.nn_mean);
         k.insert("sand.nn_std".into(), sd.nn_std);
         k.insert("sand.runout".into(), sd.runout);
+    }
+    for r in &s.repose {
+        k.insert(
+            format!("repose.slope.{}deg", r.friction_angle),
+            r.slope_degrees,
+        );
+    }
+    for u in &s.uniformity {
+        let tag = format!("r{}", u.correction_radius);
+        k.insert(format!("uniformity.{tag}.nn_min"), u.nn_min);
+        k.insert(format!("uniformity.{tag}.nn_mean_low"), u.nn_mean_low);
+        k.insert(format!("uniformity.{tag}.nn_std_max"), u.nn_std_max);
+        k.insert(
+            format!("uniformity.{tag}.interior_std_max"),
+            u.interior_std_max,
+        );
+    }
+    if let Some(sn) = &s.snow {
+        k.insert("snow.footprint_difference".into(), sn.footprint_difference);
+        k.insert("snow.height_difference".into(), sn.height_difference);
     }
     for b in &s.bench {
         k.insert(
@@ -702,6 +776,107 @@ fn markdown(s: &Summary) -> String {
             sd.height,
             sd.runout,
             sd.slope_degrees
+        );
+    }
+    if !s.repose.is_empty() {
+        let r0 = &s.repose[0];
+        let _ = writeln!(
+            m,
+            "\n### Angle of repose (XPBI Drucker–Prager sand, 2D)\n\n{} particles poured through a 2 cm inlet 0.1 m above a rough plate (μ = 1) at {} m/s, Δx = {} m, Δt = {:.1e} s, 0.3 s of settling; slope = least-squares line through the top particle of each 2Δx bin between 20 % and 80 % of the heap height. Claim: the slope increases with φ and lies within 5° of φ. The 2D Drucker–Prager cone is Mohr–Coulomb with sin φ₂ᴅ = √2 α(φ) (derived), listed for comparison. Command: `cargo xtask report{} --only repose`.\n\n| φ | φ₂ᴅ | slope | left / right flank | deviation from φ | height (m) | half-width (m) | wall (s) |\n|---|---|---|---|---|---|---|---|",
+            r0.particles,
+            r0.inflow_speed,
+            r0.spacing,
+            r0.dt,
+            if s.tier == Tier::Quick {
+                " --quick"
+            } else {
+                ""
+            }
+        );
+        for r in &s.repose {
+            let _ = writeln!(
+                m,
+                "| {}° | {:.1}° | {:.1}° | {:.1}° / {:.1}° | {:.1}° {} | {:.4} | {:.4} | {:.1} |",
+                r.friction_angle,
+                r.plane_friction_angle,
+                r.slope_degrees,
+                r.slope_left,
+                r.slope_right,
+                (r.slope_degrees - r.friction_angle).abs(),
+                if (r.slope_degrees - r.friction_angle).abs() <= 5.0 {
+                    "(within 5°)"
+                } else {
+                    "(**outside 5°**)"
+                },
+                r.height,
+                r.half_width,
+                r.wall_seconds
+            );
+        }
+        let increasing = s
+            .repose
+            .windows(2)
+            .all(|w| w[1].slope_degrees > w[0].slope_degrees);
+        let _ = writeln!(
+            m,
+            "\nSlope increases with φ: {}.\n",
+            if increasing { "yes" } else { "**no**" }
+        );
+    }
+    if !s.uniformity.is_empty() {
+        let _ = writeln!(
+            m,
+            "\n### Particle uniformity through the 2D sand column collapse\n\nColumn 0.1 × 0.2 m (aspect 2), φ = 30°, ground μ = 0.5, Δx = {} m, Δt = {:.0e} s, {} s sampled every 0.05 s; worst value over the samples. NN = nearest-neighbour distance over Δx, over all particles (isolated ones without a neighbour within 3Δx excluded and counted) and over interior particles (neighbour centroid within 1.5Δx closer than Δx/4: free-surface particles have fewer neighbours and larger NN). Claims: min ≥ 0.75, mean within 15 % of 1, std < 0.15. r = the position correction's radius (pairs kept ≥ 0.75 r); the paper's r could not be read, r = Δx is the default. Command: `cargo xtask report{} --only uniformity`.\n\n| r / Δx | particles | min | mean (low–high) | std max | interior mean low | interior std max | isolated | runout (m) | claims met | wall (s) |\n|---|---|---|---|---|---|---|---|---|---|---|",
+            s.uniformity[0].spacing,
+            s.uniformity[0].dt,
+            s.uniformity[0].seconds,
+            if s.tier == Tier::Quick {
+                " --quick"
+            } else {
+                ""
+            }
+        );
+        for u in &s.uniformity {
+            let _ = writeln!(
+                m,
+                "| {} | {} | {:.3} | {:.3}–{:.3} | {:.3} | {:.3} | {:.3} | {} | {:.4} | {} | {:.1} |",
+                u.correction_radius,
+                u.particles,
+                u.nn_min,
+                u.nn_mean_low,
+                u.nn_mean_high,
+                u.nn_std_max,
+                u.interior_mean_low,
+                u.interior_std_max,
+                u.isolated_max,
+                u.runout,
+                if u.meets_claims { "yes" } else { "**no**" },
+                u.wall_seconds
+            );
+        }
+    }
+    if let Some(sn) = &s.snow {
+        let _ = writeln!(
+            m,
+            "\n### Snow (NACC) step-size robustness\n\nSnow disc r = 5 cm thrown at the ground at 3 m/s, 0.3 s, {} particles, Δx = {} m: footprint (5th–95th percentile width) {:.4} m at Δt = 1e-4 s vs {:.4} m at 5e-4 s (difference {:.1} %, stated tolerance 30 %); height (99th percentile) {:.4} vs {:.4} m (difference {:.1} %, tolerance 15 %): {}. Command: `cargo xtask report{} --only snow`.\n",
+            sn.particles,
+            sn.spacing,
+            sn.footprint_small_dt,
+            sn.footprint_large_dt,
+            100.0 * sn.footprint_difference,
+            sn.height_small_dt,
+            sn.height_large_dt,
+            100.0 * sn.height_difference,
+            if sn.footprint_difference < 0.3 && sn.height_difference < 0.15 {
+                "within tolerance"
+            } else {
+                "**outside tolerance**"
+            },
+            if s.tier == Tier::Quick {
+                " --quick"
+            } else {
+                ""
+            }
         );
     }
     for sk in &s.skipped {
