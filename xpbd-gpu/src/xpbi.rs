@@ -272,11 +272,6 @@ impl GpuXpbi {
 
     fn upload(&mut self, scene: &XpbiGpuScene) -> Result<(), GpuError> {
         let q = self.ctx.queue();
-        let vec4 = |v: &[Vector3<f64>]| -> Vec<[f32; 4]> {
-            v.iter()
-                .map(|a| [a.x as f32, a.y as f32, a.z as f32, 0.0])
-                .collect()
-        };
         let pinfo: Vec<[f32; 4]> = (0..self.n)
             .map(|i| {
                 [
@@ -287,29 +282,87 @@ impl GpuXpbi {
                 ]
             })
             .collect();
-        let f: Vec<[[f32; 4]; 3]> = scene.deformation_gradients.iter().map(mat_cols).collect();
-        let st: Vec<[f32; 4]> = scene
-            .plastic_states
-            .iter()
-            .map(|s| [s[0] as f32, s[1] as f32, 0.0, 0.0])
-            .collect();
         let sp = ScanParams {
             len: self.n as u32,
             pad: [0; 3],
         };
         self.ctx.scoped(|| {
             q.write_buffer(&self.bufs.scan_parts, 0, bytemuck::bytes_of(&sp));
-            q.write_buffer(
-                &self.bufs.x,
-                0,
-                bytemuck::cast_slice(&vec4(&scene.positions)),
-            );
-            q.write_buffer(
-                &self.bufs.v,
-                0,
-                bytemuck::cast_slice(&vec4(&scene.velocities)),
-            );
             q.write_buffer(&self.bufs.pinfo, 0, bytemuck::cast_slice(&pinfo));
+        })?;
+        self.write_state(
+            &scene.positions,
+            &scene.velocities,
+            &scene.deformation_gradients,
+            &scene.plastic_states,
+        )
+    }
+
+    /// Replaces the dynamic state (positions, velocities, deformation gradients, plastic states
+    /// `[hardening, volume correction]`), e.g. from a checkpoint made of the downloads; the model
+    /// and the time are kept. f32 values downloaded as f64 upload back exactly, so a download /
+    /// upload round trip continues bit-identically. Checked like the scene: lengths, finite,
+    /// within the f32 range; on an error nothing is written.
+    pub fn upload_state(
+        &mut self,
+        positions: &[Vector3<f64>],
+        velocities: &[Vector3<f64>],
+        deformation_gradients: &[Matrix3<f64>],
+        plastic_states: &[[f64; 2]],
+    ) -> Result<(), GpuError> {
+        let n = self.n;
+        for (field, len) in [
+            ("positions length", positions.len()),
+            ("velocities length", velocities.len()),
+            ("deformation_gradients length", deformation_gradients.len()),
+            ("plastic_states length", plastic_states.len()),
+        ] {
+            if len != n {
+                return Err(GpuError::Build(xpbd_core::BuildError::InvalidSetting {
+                    field,
+                    value: len as f64,
+                    reason: "must equal the particle count",
+                }));
+            }
+        }
+        let ok = |c: f64| c.is_finite() && c.abs() <= f32::MAX as f64;
+        for i in 0..n {
+            if !(positions[i].iter().all(|&c| ok(c))
+                && velocities[i].iter().all(|&c| ok(c))
+                && deformation_gradients[i].iter().all(|&c| ok(c))
+                && plastic_states[i].iter().all(|&c| ok(c)))
+            {
+                return Err(xpbd_core::BuildError::NonFiniteState {
+                    particle: i,
+                    field: "position, velocity, F or plastic state (non-finite or beyond f32)",
+                }
+                .into());
+            }
+        }
+        self.write_state(positions, velocities, deformation_gradients, plastic_states)
+    }
+
+    fn write_state(
+        &self,
+        positions: &[Vector3<f64>],
+        velocities: &[Vector3<f64>],
+        deformation_gradients: &[Matrix3<f64>],
+        plastic_states: &[[f64; 2]],
+    ) -> Result<(), GpuError> {
+        let q = self.ctx.queue();
+        let vec4 = |v: &[Vector3<f64>]| -> Vec<[f32; 4]> {
+            v.iter()
+                .map(|a| [a.x as f32, a.y as f32, a.z as f32, 0.0])
+                .collect()
+        };
+        let f: Vec<[[f32; 4]; 3]> = deformation_gradients.iter().map(mat_cols).collect();
+        let st: Vec<[f32; 4]> = plastic_states
+            .iter()
+            .map(|s| [s[0] as f32, s[1] as f32, 0.0, 0.0])
+            .collect();
+        self.ctx.scoped(|| {
+            q.write_buffer(&self.bufs.x, 0, bytemuck::cast_slice(&vec4(positions)));
+            q.write_buffer(&self.bufs.v, 0, bytemuck::cast_slice(&vec4(velocities)));
             q.write_buffer(&self.bufs.fmat, 0, bytemuck::cast_slice(&f));
             q.write_buffer(&self.bufs.pstate, 0, bytemuck::cast_slice(&st));
         })

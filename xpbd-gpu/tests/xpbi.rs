@@ -348,6 +348,56 @@ fn gpu_runs_are_bit_identical() {
     }
 }
 
+/// Download / upload round trip (a checkpoint): 10 steps, download x, v, F and the plastic
+/// states, upload them into a fresh `GpuXpbi`, 10 more steps on both: bit-identical (f32 → f64
+/// → f32 is exact). A bad upload is a typed error and writes nothing.
+#[test]
+fn download_upload_round_trip_continues_bit_identically() {
+    let Some(ctx) = ctx("xpbi checkpoint") else {
+        return;
+    };
+    let dx = 0.01;
+    let scene = with_shear(
+        jacobi_scene(&block(6, 6, 8, dx, 13), Material::snow(), dx),
+        2.0,
+    );
+    let desc = XpbiGpuScene::from_cpu(&scene).unwrap();
+    let mut a = GpuXpbi::new(ctx.clone(), &desc).unwrap();
+    for _ in 0..10 {
+        a.step(1e-4).unwrap();
+    }
+    let (x, v, f, st) = (
+        a.positions().unwrap(),
+        a.velocities().unwrap(),
+        a.deformation_gradients().unwrap(),
+        a.plastic_states().unwrap(),
+    );
+    assert!(st.iter().any(|s| s[0] != 0.0), "snow hardened somewhere");
+    let mut b = GpuXpbi::new(ctx.clone(), &desc).unwrap();
+    b.upload_state(&x, &v, &f, &st).unwrap();
+    assert_eq!(a.state_bytes().unwrap(), b.state_bytes().unwrap());
+    for _ in 0..10 {
+        a.step(1e-4).unwrap();
+        b.step(1e-4).unwrap();
+    }
+    assert!(a.state_bytes().unwrap() == b.state_bytes().unwrap());
+    let before = b.state_bytes().unwrap();
+    let mut bad_x = x.clone();
+    bad_x[5].y = f64::INFINITY;
+    assert!(matches!(
+        b.upload_state(&bad_x, &v, &f, &st),
+        Err(GpuError::Build(xpbd_core::BuildError::NonFiniteState {
+            particle: 5,
+            ..
+        }))
+    ));
+    assert!(matches!(
+        b.upload_state(&x[1..], &v, &f, &st),
+        Err(GpuError::Build(_))
+    ));
+    assert_eq!(b.state_bytes().unwrap(), before);
+}
+
 #[test]
 fn bad_input_and_unsupported_features_are_typed_errors() {
     let Some(ctx) = ctx("xpbi errors") else {
