@@ -18,7 +18,9 @@
 //! (error vs `h = Δt/S`); the "small steps" split of the fixed budget `S × I = 16 S₀`; Δt at
 //! `S = 4 S₀, I = 8`; resolution (GS, `S = 1.6 S₀ N, I = 1`); a residual probe (one substep
 //! `h = Δt/S₀` from the exact equilibrium, multipliers reset: residual and tip error per
-//! iteration); trajectories (GS vs backward Euler, same `h`); XPBI coloured/Jacobi at rest.
+//! iteration); trajectories (GS vs backward Euler, same `h`); XPBI coloured/Jacobi at rest
+//! ([`xpbi_points`], [`xpbi_substeps`]; Lagrangian kernels, see `beam::xpbi`) against FEM
+//! Hencky order 2, with a resolution series at E = 1e6.
 //!
 //! ```
 //! let plan = xtask::study::plan(xtask::study::Tier::Quick);
@@ -348,8 +350,8 @@ pub fn plan(tier: Tier) -> Vec<Point> {
         push(fem(e, MaterialKind::StableNeoHookean, 1, n), &mut pts);
         if !quick {
             push(fem(e, MaterialKind::Hencky, 2, truth_cells(tier)), &mut pts);
-            for m in [Method::XpbiColored, Method::XpbiJacobi] {
-                let mut p = point(Kind::Xpbi, e, m, 5, xpbi_substeps(e, 5), 10, DT);
+            for (m, cells) in xpbi_points(e) {
+                let mut p = point(Kind::Xpbi, e, m, cells, xpbi_substeps(e, cells), 10, DT);
                 p.material = "hencky".into();
                 p.order = 0;
                 push(p, &mut pts);
@@ -375,6 +377,26 @@ pub fn plan(tier: Tier) -> Vec<Point> {
 /// regime of the per-substep solve, the same at every mesh size `Δx ∝ 1/N`.
 pub fn resolution_substeps(youngs: f64, cells: usize) -> usize {
     (16 * base_substeps(youngs) * cells).div_ceil(10)
+}
+
+/// Particle resolutions (cells along L, `Δx = min(L/2N, H/4)`) of the XPBI resolution series.
+pub const XPBI_RESOLUTIONS: [usize; 2] = [5, 10];
+
+/// XPBI points of the full tier at E: coloured GS and Jacobi at 5 cells (4 particles through
+/// the height) for E ≥ 1e5, plus coloured GS at 10 cells (8 through the height) at E = 1e6 for
+/// the resolution series. None at E = 1e4: Hencky-StVK has no hanging equilibrium there (its
+/// nominal tensile stress `2μ ln σ / σ` peaks at `2μ/e` = 2.8 kPa, below the root load
+/// `ρ g L` = 4.9 kPa, and FEM Hencky fails to converge too), so the beam tears whatever the
+/// method.
+pub fn xpbi_points(youngs: f64) -> Vec<(Method, usize)> {
+    if youngs < 1e5 {
+        return Vec::new();
+    }
+    let mut v = vec![(Method::XpbiColored, 5), (Method::XpbiJacobi, 5)];
+    if youngs == 1e6 {
+        v.push((Method::XpbiColored, XPBI_RESOLUTIONS[1]));
+    }
+    v
 }
 
 /// XPBI substeps per 1/60 s frame at E on `cells` cells: the smallest power of two whose
@@ -583,11 +605,13 @@ pub struct Analysis {
     pub small_steps: Vec<Series>,
     /// Error vs Δt at S = 1, I = 8.
     pub time_step: Vec<Series>,
-    /// Error vs cell size L/N against the order-2 truth: XPBD GS, FEM P1, FEM P2.
+    /// Error vs cell size L/N against the order-2 truth: XPBD GS, FEM P1, FEM P2; and XPBI
+    /// coloured GS against FEM Hencky order 2 with x = the particle spacing Δx.
     pub resolution: Vec<Series>,
     /// Probe residual per iteration (x = iteration, y = residual / first residual).
     pub probe: Vec<Series>,
-    /// XPBI relative tip error against FEM Hencky order 2: `(method, E, error)`.
+    /// XPBI relative tip error against FEM Hencky order 2 at 5 cells: `(method, E, error)`.
+    /// (The XPBI resolution series, x = particle spacing, is in `resolution`.)
     pub xpbi: Vec<(String, f64, Option<f64>)>,
     /// Per E.
     pub per_youngs: Vec<PerYoungs>,
@@ -768,16 +792,40 @@ pub fn analyse(tier: Tier, pts: &[Measured]) -> Analysis {
                 y: ys,
             });
         }
+        let xpbi_point = |m: Method, cells: usize| {
+            pts.iter().find(|x| {
+                x.point.kind == Kind::Xpbi
+                    && x.point.youngs == e
+                    && x.point.method == m.name()
+                    && x.point.cells == cells
+            })
+        };
         for m in [Method::XpbiColored, Method::XpbiJacobi] {
-            if let Some(x) = pts.iter().find(|x| {
-                x.point.kind == Kind::Xpbi && x.point.youngs == e && x.point.method == m.name()
-            }) {
+            if let Some(x) = xpbi_point(m, XPBI_RESOLUTIONS[0]) {
                 let err = match (tip(x), hencky) {
                     (Some(t), Some(o)) => Some(relative_error(t, o)),
                     _ => None,
                 };
                 a.xpbi.push((m.name().into(), e, err));
             }
+        }
+        // XPBI resolution series against FEM Hencky order 2 (x = particle spacing).
+        let (mut xs, mut ys) = (vec![], vec![]);
+        for c in XPBI_RESOLUTIONS {
+            if let (Some(x), Some(o)) = (xpbi_point(Method::XpbiColored, c), hencky) {
+                xs.push(crate::beam::xpbi_spacing(&study_beam(e), c));
+                ys.push(tip(x).map_or(f64::NAN, |t| relative_error(t, o)));
+            }
+        }
+        if xs.len() >= 2 {
+            a.resolution.push(Series {
+                label: format!("XPBI coloured (Δx), E = {e:.0e}"),
+                youngs: e,
+                method: "xpbi-colored".into(),
+                slope: log_log_slope(&xs, &ys),
+                x: xs,
+                y: ys,
+            });
         }
         per.verdict = verdict(&per, &a, e);
         a.per_youngs.push(per);
