@@ -22,6 +22,7 @@ use xpbi_continuum::contact::SpacingConstraints;
 use xpbi_continuum::continuum::{XpbiContinuum, XpbiSettings};
 use xpbi_continuum::plasticity::PlasticModel;
 
+use crate::continuum::Hold;
 use crate::error::SceneError;
 use crate::export::{Topology, segment_length, tet_volume, triangle_area};
 use crate::import::{ImportedMesh, import_mesh};
@@ -40,6 +41,8 @@ pub struct BuiltScene {
     pub frame: usize,
     /// The XPBI blocks, one per `[[continuum]]` in file order.
     pub continua: Vec<ContinuumBlock>,
+    /// Gripped (kinematic) particles and their velocities (m/s), moved by [`BuiltScene::step`].
+    pub grips: Vec<(usize, Vector<3>)>,
     /// A typed handle for every block, in `sim.blocks()` order (checkpoint restore).
     pub(crate) handles: Vec<AnyBlock>,
 }
@@ -437,6 +440,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         }
     }
     let mut pending = Vec::new();
+    let mut grips = Vec::new();
     for (k, c) in scene.continuum.iter().enumerate() {
         let field = format!("continuum[{k}]");
         let (mid, mat) = a.material(&field, &c.material)?;
@@ -464,7 +468,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         material
             .validate()
             .map_err(xerr(format!("{field}.material")))?;
-        let (x, pinned) = crate::continuum::sample(c);
+        let (x, hold) = crate::continuum::sample(c);
         if x.is_empty() {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
@@ -476,7 +480,11 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         let settings = c.xpbi.settings(c.spacing);
         // CFL at the start, Δt_sub ≤ cfl · H / |v₀| (xpbi_continuum's check_time_step).
         let h = scene.time.dt / scene.solver.substeps as f64;
-        let speed = v3(c.velocity).norm();
+        let speed = c
+            .grips
+            .iter()
+            .map(|g| v3(g.velocity).norm())
+            .fold(v3(c.velocity).norm(), f64::max);
         let bound = settings.cfl * settings.support() / speed;
         if h > bound {
             return Err(SceneError::InvalidValue {
@@ -487,11 +495,19 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             });
         }
         let m = material.density * c.spacing.powi(3);
-        let mass: Vec<f64> = pinned.iter().map(|&p| if p { 0.0 } else { m }).collect();
+        let mass: Vec<f64> = hold
+            .iter()
+            .map(|&h| if h == Hold::Free { m } else { 0.0 })
+            .collect();
         let base = a.push_particles(&x, &mass, mid);
-        for (i, &p) in pinned.iter().enumerate() {
-            if !p {
-                a.particles.v[base + i] = v3(c.velocity);
+        for (i, &h) in hold.iter().enumerate() {
+            match h {
+                Hold::Free => a.particles.v[base + i] = v3(c.velocity),
+                Hold::Pinned => {}
+                Hold::Grip(v) => {
+                    a.particles.v[base + i] = v3(v);
+                    grips.push((base + i, v3(v)));
+                }
             }
         }
         pending.push(PendingContinuum {
@@ -632,6 +648,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         scene,
         frame: 0,
         continua,
+        grips,
         handles,
     })
 }
@@ -649,25 +666,36 @@ impl BuiltScene {
         build_scene(SceneFile::load(path)?, path)
     }
 
-    /// Runs one frame (`steps_per_frame` steps of Δt), checking before every step that each
-    /// continuum satisfies XPBI's CFL bound for the substep Δt/substeps.
+    /// Runs one frame (`steps_per_frame` calls of [`BuiltScene::step`]).
     pub fn advance_frame(&mut self) -> Result<(), crate::error::FrameError> {
-        let dt = self.scene.time.dt;
-        let h = dt / self.sim.settings().substeps as f64;
         for _ in 0..self.scene.time.steps_per_frame {
-            for (k, c) in self.continua.iter().enumerate() {
-                self.sim
-                    .block(c.handle)
-                    .kind
-                    .check_time_step(self.sim.particles(), h)
-                    .map_err(|source| crate::error::FrameError::TimeStep {
-                        continuum: k,
-                        source,
-                    })?;
-            }
-            self.sim.step(dt)?;
+            self.step()?;
         }
         self.frame += 1;
+        Ok(())
+    }
+
+    /// One step of Δt: checks that each continuum satisfies XPBI's CFL bound for the substep
+    /// Δt/substeps (nothing changes on failure), gives every gripped particle the kinematic
+    /// target `x + Δt v_grip`, then steps the simulation (which rolls back a failed step).
+    pub fn step(&mut self) -> Result<(), crate::error::FrameError> {
+        let dt = self.scene.time.dt;
+        let h = dt / self.sim.settings().substeps as f64;
+        for (k, c) in self.continua.iter().enumerate() {
+            self.sim
+                .block(c.handle)
+                .kind
+                .check_time_step(self.sim.particles(), h)
+                .map_err(|source| crate::error::FrameError::TimeStep {
+                    continuum: k,
+                    source,
+                })?;
+        }
+        let p = self.sim.particles_mut();
+        for &(i, v) in &self.grips {
+            p.kinematic_target[i] = Some(p.x[i] + v * dt);
+        }
+        self.sim.step(dt)?;
         Ok(())
     }
 

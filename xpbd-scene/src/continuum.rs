@@ -44,6 +44,10 @@ pub struct ContinuumSpec {
     /// Particles inside this box are pinned (inverse mass 0; e.g. a cantilever's clamp).
     #[serde(default)]
     pub pin: Option<BoxSpec>,
+    /// Grips: particles inside a grip's box are kinematic and move at its constant velocity
+    /// (e.g. a clay bar pulled at both ends). Checked after `pin`.
+    #[serde(default)]
+    pub grips: Vec<GripSpec>,
     /// XPBI settings.
     #[serde(default)]
     pub xpbi: XpbiSection,
@@ -63,6 +67,19 @@ impl BoxSpec {
     fn contains(&self, p: &Vector<3>) -> bool {
         (0..3).all(|a| p[a] >= self.min[a] && p[a] <= self.max[a])
     }
+}
+
+/// `grips = [{ min = [..], max = [..], velocity = [..] }]`: a kinematic box.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GripSpec {
+    /// Minimum corner (m).
+    pub min: [f64; 3],
+    /// Maximum corner (m).
+    pub max: [f64; 3],
+    /// Velocity of the gripped particles (m/s): before every step of Δt each gets the
+    /// kinematic target x + Δt·velocity (reached at the end of the step, linearly over substeps).
+    pub velocity: [f64; 3],
 }
 
 /// The region a continuum fills, e.g. `region = { ball = { center = [0, 0, 0.1], radius = 0.05 } }`.
@@ -480,6 +497,11 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
         v.finite3(&f("pin.min"), p.min);
         v.finite3(&f("pin.max"), p.max);
     }
+    for (g, grip) in c.grips.iter().enumerate() {
+        v.finite3(&f(&format!("grips[{g}].min")), grip.min);
+        v.finite3(&f(&format!("grips[{g}].max")), grip.max);
+        v.finite3(&f(&format!("grips[{g}].velocity")), grip.velocity);
+    }
     let x = &c.xpbi;
     v.positive(&f("xpbi.support_over_spacing"), x.support_over_spacing);
     v.check(
@@ -493,12 +515,38 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
     v.non_negative(&f("xpbi.min_distance_ratio"), x.min_distance_ratio);
 }
 
-/// Particles of a continuum: positions, pinned flags.
-pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<bool>) {
+/// How a sampled particle is held.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Hold {
+    /// Free.
+    Free,
+    /// Pinned where it is.
+    Pinned,
+    /// Kinematic, moving at this velocity (m/s).
+    Grip([f64; 3]),
+}
+
+/// Particles of a continuum: positions and how each is held.
+pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>) {
     let x = c.region.sample(c.spacing);
-    let pinned = x
+    let hold = x
         .iter()
-        .map(|p| c.pin.as_ref().is_some_and(|b| b.contains(p)))
+        .map(|p| {
+            if c.pin.as_ref().is_some_and(|b| b.contains(p)) {
+                return Hold::Pinned;
+            }
+            let inside = |g: &&GripSpec| {
+                BoxSpec {
+                    min: g.min,
+                    max: g.max,
+                }
+                .contains(p)
+            };
+            c.grips
+                .iter()
+                .find(inside)
+                .map_or(Hold::Free, |g| Hold::Grip(g.velocity))
+        })
         .collect();
-    (x, pinned)
+    (x, hold)
 }

@@ -95,6 +95,7 @@
 //! spacing = 0.02              # Δx (m)
 //! velocity = [0.0, 0.0, 0.0]  # initial, m/s
 //! # pin = { min = [...], max = [...] }   # particles in this box are pinned
+//! # grips = [{ min = [...], max = [...], velocity = [0.05, 0, 0] }]   # kinematic boxes
 //! # xpbi = { support_over_spacing = 2.0, xsph = 0.01, plasticity_in_loop = true,
 //! #          position_correction = true, pinv_threshold = 0.01, cfl = 0.4,
 //! #          min_distance_ratio = 0.5 }

@@ -178,6 +178,16 @@ fn xpbi_sand_restart_is_bit_identical() {
     assert_ne!(bits(&s), bits(&reset));
 }
 
+/// Gripped (kinematic) particles: their targets are recomputed from the restored positions.
+/// Von Mises clay yielding under the grips' pull (hardening restored with F).
+#[test]
+fn xpbi_gripped_clay_restart_is_bit_identical() {
+    let (text, path) = common::shortened("clay_bar_stretch.toml", 5);
+    let text = text.replace("steps_per_frame = 50", "steps_per_frame = 20");
+    assert!(text.contains("steps_per_frame = 20 "));
+    check_restart_text("clay", &text, &path, 3, 5);
+}
+
 #[test]
 fn xpbi_state_of_wrong_length_or_non_finite_is_a_typed_error() {
     let (text, path) = common::shortened("sand_column_2d.toml", 1);

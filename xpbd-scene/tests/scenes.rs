@@ -29,8 +29,7 @@ fn every_scene_file_builds_and_its_first_frames_stay_finite() {
         // Two frames, at most 10 steps (the XPBI scenes take 50-100 steps per frame).
         let steps = (2 * s.scene.time.steps_per_frame).min(10);
         for _ in 0..steps {
-            s.sim
-                .step(s.scene.time.dt)
+            s.step()
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
         let p = s.sim.particles();
