@@ -858,7 +858,7 @@ fn markdown(s: &Summary) -> String {
     if let Some(sn) = &s.snow {
         let _ = writeln!(
             m,
-            "\n### Snow (NACC) step-size robustness\n\nSnow disc r = 5 cm thrown at the ground at 3 m/s, 0.3 s, {} particles, Δx = {} m: footprint (5th–95th percentile width) {:.4} m at Δt = 1e-4 s vs {:.4} m at 5e-4 s (difference {:.1} %, stated tolerance 30 %); height (99th percentile) {:.4} vs {:.4} m (difference {:.1} %, tolerance 15 %): {}. Command: `cargo xtask report{} --only snow`.\n",
+            "\n### Snow (NACC) step-size robustness\n\nSnow disc r = 5 cm thrown at the ground at 3 m/s, 0.3 s, {} particles, Δx = {} m: footprint (5th–95th percentile width) {:.4} m at Δt = 1e-4 s vs {:.4} m at 5e-4 s (difference {:.1} %, stated tolerance 30 %); height (99th percentile) {:.4} vs {:.4} m (difference {:.1} %, tolerance 15 %): {}. Bulk of the deposit (25th–75th percentile width, reported only): {:.4} vs {:.4} m. Command: `cargo xtask report{} --only snow`.\n",
             sn.particles,
             sn.spacing,
             sn.footprint_small_dt,
@@ -872,6 +872,8 @@ fn markdown(s: &Summary) -> String {
             } else {
                 "**outside tolerance**"
             },
+            sn.core_width_small_dt,
+            sn.core_width_large_dt,
             if s.tier == Tier::Quick {
                 " --quick"
             } else {

@@ -313,13 +313,10 @@ pub fn angle_of_repose(quick: bool) -> Result<Vec<ReposeRow>> {
 }
 
 /// `f` over `items` on one scoped thread per item, results in item order.
-fn concurrently<T: Send + Sync, R: Send>(
+fn concurrently<T: Copy + Send + Sync, R: Send>(
     items: &[T],
     f: impl Fn(T) -> Result<R> + Sync,
-) -> Result<Vec<R>>
-where
-    T: Copy,
-{
+) -> Result<Vec<R>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = items
             .iter()
@@ -358,6 +355,12 @@ pub struct SnowResult {
     pub footprint_difference: f64,
     /// Relative height difference (stated tolerance 0.15).
     pub height_difference: f64,
+    /// 25th–75th percentile width at Δt = 1e-4 s (m).
+    #[serde(default)]
+    pub core_width_small_dt: f64,
+    /// 25th–75th percentile width at Δt = 5e-4 s (m).
+    #[serde(default)]
+    pub core_width_large_dt: f64,
     /// Wall seconds.
     pub wall_seconds: f64,
 }
@@ -380,6 +383,8 @@ pub fn snow_robustness(quick: bool) -> Result<SnowResult> {
         height_large_dt: large.height,
         footprint_difference: (small.footprint - large.footprint).abs() / small.footprint,
         height_difference: (small.height - large.height).abs() / small.height,
+        core_width_small_dt: small.core_width,
+        core_width_large_dt: large.core_width,
         wall_seconds: start.elapsed().as_secs_f64(),
     })
 }
