@@ -13,7 +13,7 @@
 //!    prefix sum, per-cell index sort, CSR lists |x_b − x_p| < H in the CPU's order); the list
 //!    length is read back to size the per-neighbour buffers (which only grow).
 //! 3. `shaders/xpbi.wgsl`: volumes, constraint counts and contact candidates, frozen data (L_p by
-//!    SVD pseudo-inverse, corrected weights, reverse slots, Jacobi factors), prediction,
+//!    SVD pseudo-inverse, q_p, Jacobi factors; q_b is recomputed from L_p where used), prediction,
 //!    `iterations` × (Jacobi: solve + gather | coloured: contacts, 27 colours of position
 //!    correction, 27 colours of XPBI constraints), velocities, XSPH, F update, in one submission.
 //!
@@ -40,8 +40,8 @@ use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 use xpbd_core::SolverKind;
 
-/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, group 0 bindings 1–22).
-pub const XPBI_STORAGE_BUFFERS: u32 = 22;
+/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, group 0 bindings 1–21).
+pub const XPBI_STORAGE_BUFFERS: u32 = 21;
 
 const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
@@ -703,19 +703,15 @@ impl GpuXpbi {
         self.neighbours = total;
         if total > self.bufs.slot_capacity {
             let cap = total + total / 4 + 16;
-            check_binding(&self.ctx, "neighbour weights", storage_bytes(cap, 16))?;
+            check_binding(&self.ctx, "neighbour lists", storage_bytes(cap, 4))?;
             let device = self.ctx.device();
-            let (nb_indices, qw, rev, lam_sp) = self.ctx.scoped(|| {
+            let (nb_indices, lam_sp) = self.ctx.scoped(|| {
                 (
                     storage(device, "nb_indices", storage_bytes(cap, 4)),
-                    storage(device, "qw", storage_bytes(cap, 16)),
-                    storage(device, "rev", storage_bytes(cap, 4)),
                     storage(device, "lam_sp", storage_bytes(cap, 4)),
                 )
             })?;
             self.bufs.nb_indices = nb_indices;
-            self.bufs.qw = qw;
-            self.bufs.rev = rev;
             self.bufs.lam_sp = lam_sp;
             self.bufs.slot_capacity = cap;
             self.group = None;
@@ -760,7 +756,7 @@ impl GpuXpbi {
             return Ok(());
         }
         let b = &self.bufs;
-        let list: [&wgpu::Buffer; 23] = [
+        let list: [&wgpu::Buffer; 22] = [
             &b.params,
             &b.x,
             &b.xn,
@@ -777,8 +773,7 @@ impl GpuXpbi {
             &b.dx_local,
             &b.nb_offsets,
             &b.nb_indices,
-            &b.qw,
-            &b.rev,
+            &b.lmat,
             &b.lam_sp,
             &b.stats,
             &b.tau_planes,
@@ -808,12 +803,14 @@ impl GpuXpbi {
         self.rebuild()
     }
 
-    /// The frozen data of the last rebuild: CSR offsets, neighbour indices, the corrected
-    /// weights `q_b = V_b L_p ∇W_b(x_p)` per neighbour slot and `q_p = −Σ_b q_b` per particle.
+    /// The frozen data of the last rebuild: CSR offsets, neighbour indices, `L_p` and
+    /// `q_p = −Σ_b q_b` per particle (the kernels recompute `q_b = V_b L_p ∇W_b(x_p)` from `L_p`
+    /// where they need it, so nothing is stored per neighbour but its index and the position
+    /// correction's multiplier: 8 bytes).
     #[allow(clippy::type_complexity)]
     pub fn frozen_data(
         &self,
-    ) -> Result<(Vec<u32>, Vec<u32>, Vec<Vector3<f64>>, Vec<Vector3<f64>>), GpuError> {
+    ) -> Result<(Vec<u32>, Vec<u32>, Vec<Matrix3<f64>>, Vec<Vector3<f64>>), GpuError> {
         let total = self.neighbours;
         let offsets: Vec<u32> = bytemuck::pod_collect_to_vec(&read_bytes(
             &self.ctx,
@@ -831,13 +828,9 @@ impl GpuXpbi {
                 4 * total as u64,
             )?)
         };
-        let q = if total == 0 {
-            Vec::new()
-        } else {
-            self.read_vec4(&self.bufs.qw, total)?
-        };
+        let l = self.read_mat3(&self.bufs.lmat)?;
         let qs = self.read_vec4(&self.bufs.qself, self.n)?;
-        Ok((offsets, indices, q, qs))
+        Ok((offsets, indices, l, qs))
     }
 
     fn read_vec4(&self, buf: &wgpu::Buffer, len: usize) -> Result<Vec<Vector3<f64>>, GpuError> {
@@ -861,12 +854,12 @@ impl GpuXpbi {
 
     /// Elastic deformation gradients Fⁿ (downloaded).
     pub fn deformation_gradients(&self) -> Result<Vec<Matrix3<f64>>, GpuError> {
-        let raw: Vec<[[f32; 4]; 3]> = bytemuck::pod_collect_to_vec(&read_bytes(
-            &self.ctx,
-            &self.bufs.fmat,
-            0,
-            48 * self.n as u64,
-        )?);
+        self.read_mat3(&self.bufs.fmat)
+    }
+
+    fn read_mat3(&self, buf: &wgpu::Buffer) -> Result<Vec<Matrix3<f64>>, GpuError> {
+        let raw: Vec<[[f32; 4]; 3]> =
+            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, buf, 0, 48 * self.n as u64)?);
         Ok(raw
             .iter()
             .map(|c| Matrix3::from_fn(|i, j| c[j][i] as f64))

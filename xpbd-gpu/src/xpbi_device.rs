@@ -28,7 +28,7 @@ pub(crate) struct Buffers {
     pub(crate) grid_params: wgpu::Buffer,
     pub(crate) scan_cells: wgpu::Buffer,
     pub(crate) scan_parts: wgpu::Buffer,
-    // Bindings 1..=19 of xpbi.wgsl, in order.
+    // Bindings 1..=21 of xpbi.wgsl, in order.
     pub(crate) x: wgpu::Buffer,
     pub(crate) xn: wgpu::Buffer,
     pub(crate) v: wgpu::Buffer,
@@ -44,8 +44,7 @@ pub(crate) struct Buffers {
     pub(crate) dx_local: wgpu::Buffer,
     pub(crate) nb_offsets: wgpu::Buffer,
     pub(crate) nb_indices: wgpu::Buffer,
-    pub(crate) qw: wgpu::Buffer,
-    pub(crate) rev: wgpu::Buffer,
+    pub(crate) lmat: wgpu::Buffer,
     pub(crate) lam_sp: wgpu::Buffer,
     pub(crate) stats: wgpu::Buffer,
     pub(crate) tau_planes: wgpu::Buffer,
@@ -151,8 +150,7 @@ pub(crate) fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
         dx_local: s("dx_local", 16),
         nb_offsets,
         nb_indices: storage(device, "nb_indices", 16),
-        qw: storage(device, "qw", 16),
-        rev: storage(device, "rev", 16),
+        lmat: s("lmat", 48),
         lam_sp: storage(device, "lam_sp", 16),
         stats: storage(device, "stats", 32),
         colour_params: device.create_buffer(&wgpu::BufferDescriptor {

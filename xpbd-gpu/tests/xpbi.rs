@@ -71,9 +71,9 @@ fn corrected_gradients_and_lp_match_the_cpu() {
     let desc = XpbiGpuScene::from_cpu(&scene).unwrap();
     let mut gpu = GpuXpbi::new(ctx, &desc).unwrap();
     gpu.rebuild_frozen_data(1e-4).unwrap();
-    let (offsets, indices, q, qself) = gpu.frozen_data().unwrap();
-    // CPU: the same neighbourhoods and xpbi_continuum's corrected weights (L_p by SVD
-    // pseudo-inverse with its threshold 1e-2).
+    let (offsets, indices, l_gpu, qself) = gpu.frozen_data().unwrap();
+    // CPU: the same neighbourhoods and xpbi_continuum's L_p (SVD pseudo-inverse with its
+    // threshold 1e-2) and corrected weights.
     let s = scene.continuum().settings();
     let kernel = xpbi_continuum::kernel::WendlandC2::<3>::new(s.support()).unwrap();
     let vol = dx * dx * dx;
@@ -88,32 +88,32 @@ fn corrected_gradients_and_lp_match_the_cpu() {
         sorted.sort();
         assert_eq!(sorted, want, "neighbours of {p}");
         let mut cq = Vec::new();
-        xpbi_continuum::correction::corrected_weights(
+        let (l_cpu, rank) = xpbi_continuum::correction::corrected_weights(
             &kernel,
             s.pinv_threshold,
             &x[p],
             nb.iter().map(|&b| (x[b as usize], vol)),
             &mut cq,
         );
-        // |q| ~ 1/Δx. f32: M_p sums ~30 terms (≈ 30 ε relative), the pseudo-inverse multiplies
-        // that by cond(M_p) ≤ 10 here (free surfaces), so 1e-4 × max|q| (≈ 800 ε) bounds it.
+        assert_eq!(rank, 3, "full rank at {p}");
+        // f32: M_p sums ~30 terms (≈ 30 ε relative), the pseudo-inverse multiplies that by
+        // cond(M_p) ≤ 10 here (free surfaces), so 1e-4 ‖L_p‖ (≈ 800 ε) bounds it.
+        let err = (l_gpu[p] - l_cpu).norm();
+        assert!(
+            err <= 1e-4 * l_cpu.norm(),
+            "L_{p}: {err:e} vs ‖L‖ {:e}",
+            l_cpu.norm()
+        );
         let scale = cq.iter().map(|v| v.norm()).fold(0.0, f64::max);
-        let mut sum = Vector3::zeros();
-        for (k, c) in cq.iter().enumerate() {
-            let err = (q[row.start + k] - c).norm();
-            assert!(
-                err <= 1e-4 * scale,
-                "q of pair ({p}, {}): {err:e} vs |q| {scale:e}",
-                nb[k]
-            );
-            sum += c;
-        }
+        let sum: Vector3<f64> = cq.iter().sum();
         assert!((qself[p] + sum).norm() <= 1e-4 * scale, "q_p of {p}");
-        // Linear fields are reproduced on the GPU too: Σ_b q_b (x_b − x_p)ᵀ = I (full rank).
+        // Linear fields are reproduced with the GPU's L_p too: Σ_b q_b (x_b − x_p)ᵀ = I.
         let m: Matrix3<f64> = nb
             .iter()
-            .enumerate()
-            .map(|(k, &b)| (x[b as usize] - x[p]) * q[row.start + k].transpose())
+            .map(|&b| {
+                let q = l_gpu[p] * kernel.gradient(&(x[p] - x[b as usize])) * vol;
+                (x[b as usize] - x[p]) * q.transpose()
+            })
             .sum();
         assert!(
             (m - Matrix3::identity()).norm() < 1e-4,

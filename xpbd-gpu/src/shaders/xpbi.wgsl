@@ -9,9 +9,9 @@
 //                particle is a contact candidate of plane i when n·xⁿ − d < 2(|vⁿ|Δt + aΔt²)
 //                (ColliderContacts::generate with margin 0); bits 24.. hold the candidate mask
 //   frozen       M_p = Σ_b V_b ∇W_b(x_p) ⊗ (x_b − x_p), L_p = pinv(M_p) (singular values
-//                |σ| < threshold dropped), q_b = V_b L_p ∇W_b(x_p) (xyz) and V_b W_pb (w) per
-//                neighbour slot, q_p = −Σ q_b, the reverse slot of p in b's list, and the
-//                Jacobi factor ω / max_{k ∈ {p}∪N(p), w_k > 0} count_k
+//                |σ| < threshold dropped), stored per particle; q_p = −Σ_b q_b with
+//                q_b = V_b L_p ∇W_b(x_p) (recomputed where used, `q_of`), and the Jacobi factor
+//                ω / max_{k ∈ {p}∪N(p), w_k > 0} count_k
 //   predict      λ ← 0; free particles v += Δt g, u = Δt v (pinned: u = 0)
 //
 // The unknown of the iterations is the displacement u = x − xⁿ = Δt v (buffer `dsp`), not x:
@@ -42,7 +42,6 @@ const C_AT_REST: f32 = 1e-12;
 const FLAG_IN_LOOP: u32 = 1u;
 const FLAG_SPACING: u32 = 2u;
 const FLAG_AVERAGED: u32 = 4u;
-const NO_SLOT: u32 = 0xffffffffu;
 
 struct XpbiParams {
     n: u32,
@@ -93,13 +92,13 @@ struct XpbiParams {
 @group(0) @binding(13) var<storage, read_write> dx_local: array<vec4<f32>>;
 @group(0) @binding(14) var<storage, read_write> nb_offsets: array<u32>;
 @group(0) @binding(15) var<storage, read_write> nb_indices: array<u32>;
-@group(0) @binding(16) var<storage, read_write> qw: array<vec4<f32>>;
-@group(0) @binding(17) var<storage, read_write> rev: array<u32>;
-@group(0) @binding(18) var<storage, read_write> lam_sp: array<f32>;
+// L_p of the step (per particle); the corrected weights are recomputed where used.
+@group(0) @binding(16) var<storage, read_write> lmat: array<mat3x3<f32>>;
+@group(0) @binding(17) var<storage, read_write> lam_sp: array<f32>;
 // 0..3: min keys of x, 3..6: max keys, 6: max |v|² bits.
-@group(0) @binding(19) var<storage, read_write> stats_out: array<atomic<u32>>;
+@group(0) @binding(18) var<storage, read_write> stats_out: array<atomic<u32>>;
 // Tangential friction budget τ per (particle, plane).
-@group(0) @binding(20) var<storage, read_write> tau_planes: array<vec4<f32>>;
+@group(0) @binding(19) var<storage, read_write> tau_planes: array<vec4<f32>>;
 
 const COUNT_MASK: u32 = 0x00ffffffu;
 
@@ -144,6 +143,19 @@ fn kernel_grad(d: vec3<f32>) -> vec3<f32> {
     }
     let a = 1.0 - q;
     return d * (xp.kernel_scale * (-20.0 / (xp.support * xp.support)) * a * a * a);
+}
+
+// Corrected weight of neighbour b in p's stencil, q_b = (L_p ∇W_b(x_pⁿ)) V_bⁿ: recomputed from
+// L_p wherever it is needed (instead of stored per neighbour: 16 bytes × ~26 per particle), with
+// one expression, so every use gets the same bits. The weight of p in b's stencil (the Jacobi
+// gather) is q_of(b, p).
+fn q_of(p: u32, b: u32) -> vec3<f32> {
+    return (lmat[p] * kernel_grad(xn[p].xyz - xn[b].xyz)) * pinfo[b].z;
+}
+
+// XSPH weight V_bⁿ W(|x_bⁿ − x_pⁿ|).
+fn xsph_weight(p: u32, b: u32) -> f32 {
+    return pinfo[b].z * kernel_w(length(xn[b].xyz - xn[p].xyz));
 }
 
 fn is_spacing_pair(p: u32, b: u32) -> bool {
@@ -251,6 +263,7 @@ fn frozen(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups
             }
         }
     }
+    lmat[p] = l;
     var sum = vec3<f32>(0.0);
     var max_count = 0u;
     if pinfo[p].x > 0.0 {
@@ -258,24 +271,10 @@ fn frozen(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups
     }
     for (var s = begin; s < end; s++) {
         let b = nb_indices[s];
-        let xb = xn[b].xyz;
-        let vb = pinfo[b].z;
-        let q = l * kernel_grad(xp_n - xb) * vb;
-        qw[s] = vec4<f32>(q, vb * kernel_w(length(xb - xp_n)));
-        sum += q;
+        sum += q_of(p, b);
         if pinfo[b].x > 0.0 {
             max_count = max(max_count, counts[b] & COUNT_MASK);
         }
-        // Slot of p in b's list (lists are symmetric: |x_b − x_p|² is computed bit-identically
-        // from both ends).
-        var r = NO_SLOT;
-        for (var t = nb_offsets[b]; t < nb_offsets[b + 1u]; t++) {
-            if nb_indices[t] == p {
-                r = t;
-                break;
-            }
-        }
-        rev[s] = r;
     }
     qself[p] = vec4<f32>(-sum, 0.0);
     var factor = xp.omega;
@@ -329,7 +328,8 @@ fn xpbi_project(p: u32, factor: f32) -> mat3x3<f32> {
     let qp = qself[p].xyz;
     var g = outer(dsp[p].xyz, qp);
     for (var s = begin; s < end; s++) {
-        g += outer(dsp[nb_indices[s]].xyz, qw[s].xyz);
+        let b = nb_indices[s];
+        g += outer(dsp[b].xyz, q_of(p, b));
     }
     let f_n = fmat[p];
     let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
@@ -357,7 +357,7 @@ fn xpbi_project(p: u32, factor: f32) -> mat3x3<f32> {
     }
     var wsum = pinfo[p].x * dot(gf * qp, gf * qp);
     for (var s = begin; s < end; s++) {
-        let gq = gf * qw[s].xyz;
+        let gq = gf * q_of(p, nb_indices[s]);
         wsum += pinfo[nb_indices[s]].x * dot(gq, gq);
     }
     let alpha_tilde = xp.inv_dt * xp.inv_dt / pinfo[p].y;
@@ -495,10 +495,8 @@ fn apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
     }
     var dx = dmat[p] * qself[p].xyz;
     for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
-        let r = rev[s];
-        if r != NO_SLOT {
-            dx += dmat[nb_indices[s]] * qw[r].xyz;
-        }
+        let b = nb_indices[s];
+        dx += dmat[b] * q_of(b, p);
     }
     dsp[p] = vec4<f32>(dsp[p].xyz + dx * wp + dx_local[p].xyz, 0.0);
 }
@@ -525,7 +523,8 @@ fn xsph(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let vp = v[p].xyz;
     var dv = vec3<f32>(0.0);
     for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
-        dv += (v[nb_indices[s]].xyz - vp) * qw[s].w;
+        let b = nb_indices[s];
+        dv += (v[b].xyz - vp) * xsph_weight(p, b);
     }
     dx_local[p] = vec4<f32>(vp + dv * xp.xsph, 0.0);
 }
@@ -551,7 +550,8 @@ fn update_f(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
     }
     var g = outer(dsp[p].xyz, qself[p].xyz);
     for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
-        g += outer(dsp[nb_indices[s]].xyz, qw[s].xyz);
+        let b = nb_indices[s];
+        g += outer(dsp[b].xyz, q_of(p, b));
     }
     let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
     let r = return_map((identity + g) * fmat[p], pstate[p].xy, xp.plastic);
@@ -577,8 +577,8 @@ struct ColourParams {
     _pad: vec4<u32>,
 }
 
-@group(0) @binding(21) var<storage, read_write> cell_start: array<u32>;
-@group(0) @binding(22) var<storage, read_write> sorted: array<u32>;
+@group(0) @binding(20) var<storage, read_write> cell_start: array<u32>;
+@group(0) @binding(21) var<storage, read_write> sorted: array<u32>;
 @group(1) @binding(0) var<uniform> cp: ColourParams;
 
 const NO_CELL: u32 = 0xffffffffu;
@@ -643,7 +643,7 @@ fn gs_xpbi(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
             let b = nb_indices[s];
             let wb = pinfo[b].x;
             if wb > 0.0 {
-                dsp[b] = vec4<f32>(dsp[b].xyz + dm * qw[s].xyz * wb, 0.0);
+                dsp[b] = vec4<f32>(dsp[b].xyz + dm * q_of(p, b) * wb, 0.0);
             }
         }
     }
