@@ -530,15 +530,15 @@ impl<const D: usize> Simulation<D> {
     ) {
         let p = &mut self.particles;
         let iterations = self.settings.iterations;
-        let active = |b: &Box<dyn ConstraintSet<D>>| b.projects_in_iteration(iteration, iterations);
+        let active = |b: &dyn ConstraintSet<D>| b.projects_in_iteration(iteration, iterations);
         match self.settings.solver {
             SolverKind::GaussSeidel => {
-                for b in self.blocks.iter_mut().filter(|b| active(b)) {
+                for b in self.blocks.iter_mut().filter(|b| active(b.as_ref())) {
                     b.solve_gauss_seidel(&mut p.x, &p.x_prev, &p.inv_mass, ctx);
                 }
             }
             SolverKind::Coloured => {
-                for b in self.blocks.iter_mut().filter(|b| active(b)) {
+                for b in self.blocks.iter_mut().filter(|b| active(b.as_ref())) {
                     b.solve_coloured(&mut p.x, &p.x_prev, &p.inv_mass, ctx, parallel);
                 }
             }
@@ -554,13 +554,13 @@ impl<const D: usize> Simulation<D> {
                     omega,
                     counts: averaged.then_some(&self.jacobi_count[..]),
                 };
-                for b in self.blocks.iter_mut().filter(|b| active(b)) {
+                for b in self.blocks.iter_mut().filter(|b| active(b.as_ref())) {
                     b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, relax, parallel);
                 }
                 self.jacobi_dx
                     .iter_mut()
                     .for_each(|d| *d = Vector::<D>::zeros());
-                for b in self.blocks.iter().filter(|b| active(b)) {
+                for b in self.blocks.iter().filter(|b| active(b.as_ref())) {
                     b.jacobi_scatter(&p.inv_mass, &mut self.jacobi_dx);
                 }
                 if par_particles {

@@ -324,6 +324,12 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
         self.len
     }
 
+    /// The raw pointer to element 0, for kernels that load and store several elements at once
+    /// under the same contract as [`DisjointSlice::get`] and [`DisjointSlice::set`].
+    pub fn as_mut_ptr(&self) -> *mut T {
+        self.ptr
+    }
+
     /// Whether the viewed slice is empty.
     pub fn is_empty(&self) -> bool {
         self.len == 0
@@ -607,7 +613,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             let mut run = 0..self.kind.len();
             while let Some(c) = self
                 .kind
-                .project_closed_form_run(&mut run, shared, w, lambdas, inv_h2)
+                .project_closed_form_run(&mut run, false, shared, w, lambdas, inv_h2)
             {
                 let mut l = lambdas.get(c);
                 project_in_place(
@@ -654,7 +660,9 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             // (Schedule invariant), so no two threads access the same x or λ entry; stencils
             // were range-checked when the block was added.
             unsafe {
-                while let Some(c) = kind.project_closed_form_run(&mut run, xs, w, lambdas, inv_h2) {
+                while let Some(c) =
+                    kind.project_closed_form_run(&mut run, true, xs, w, lambdas, inv_h2)
+                {
                     let mut l = lambdas.get(c);
                     project_in_place(kind, c, xs, x_prev, w, &mut l, ctx.h, scratch);
                     lambdas.set(c, l);

@@ -124,7 +124,9 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
     /// constraints that `order` yields, in order, directly on the shared positions and
     /// multipliers, and returns the first constraint that needs the generic kernel (which the
     /// caller projects before calling again with the rest of `order`), or `None` when `order` is
-    /// exhausted. `inv_h2` is `1/h²`.
+    /// exhausted. `disjoint` says that the stencils of the run are pairwise disjoint (one task of
+    /// one colour), so the kind may project several constraints at once (SIMD); a Gauss–Seidel
+    /// sweep passes `false`. `inv_h2` is `1/h²`.
     ///
     /// A kind implements it when its closed form is cheap enough that per-constraint overhead
     /// matters (distance constraints: array pointers hoisted out of the loop). Every constraint
@@ -140,7 +142,8 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
     #[allow(unused_variables)]
     unsafe fn project_closed_form_run(
         &self,
-        order: &mut impl Iterator<Item = usize>,
+        order: &mut (impl Iterator<Item = usize> + Clone),
+        disjoint: bool,
         x: DisjointSlice<'_, Vector<D>>,
         w: &[f64],
         lambda: DisjointSlice<'_, f64>,
