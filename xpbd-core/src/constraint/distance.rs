@@ -184,14 +184,16 @@ impl<const D: usize> ConstraintKind<D> for DistanceConstraints {
         Some(true)
     }
 
-    /// The closed form above over a run, with the arrays hoisted out of the loop: the generic
-    /// path reloads every array pointer after each store through the shared position view
-    /// (about 105 instructions per constraint against 87 here). Damped constraints are handed
-    /// back to the generic kernel.
+    /// The closed form above over a run, with the arrays hoisted out of the loop (the generic
+    /// path reloads every array pointer after each store through the shared position view:
+    /// about 105 instructions per constraint against 87 here), and in 3D, on a disjoint run
+    /// (one colour) on a CPU with AVX2, four constraints per instruction
+    /// ([`simd::distance_runs_of_four`]). Damped constraints are handed back to the generic
+    /// kernel.
     ///
-    /// (Tried and measured slower on the benchmark cloth: four constraints per AVX2 instruction,
-    /// whose position gathers and scatters cost more than the packed square roots and
-    /// divisions save, +25 %; unchecked indexing, +10 %; a callback instead of handing
+    /// (Measured slower on the benchmark cloth and dropped: building the four lanes in arrays
+    /// and passing them to the AVX2 function, whose 256-bit loads of just-stored doubles cannot
+    /// be store-forwarded, +20 %; unchecked indexing, +10 %; a callback instead of handing
     /// constraints back, +10 %.)
     #[inline(always)]
     unsafe fn project_closed_form_run(
