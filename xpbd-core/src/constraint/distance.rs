@@ -188,7 +188,7 @@ impl<const D: usize> ConstraintKind<D> for DistanceConstraints {
     /// path reloads every array pointer after each store through the shared position view:
     /// about 105 instructions per constraint against 87 here), and in 3D, on a disjoint run
     /// (one colour) on a CPU with AVX2, four constraints per instruction
-    /// ([`simd::distance_runs_of_four`]). Damped constraints are handed back to the generic
+    /// (`simd::distance_runs_of_four`). Damped constraints are handed back to the generic
     /// kernel.
     ///
     /// (Measured slower on the benchmark cloth and dropped: building the four lanes in arrays
