@@ -14,6 +14,8 @@
 //!   checkpoint/rollback); [`contact`]: XPBI's position correction (walls: core colliders).
 //! * [`scene`], [`observables`], [`sand_column`]: scene assembly, measurements and the 3D sand
 //!   column of the benchmark (`cargo xtask bench xpbi` calls [`sand_column::run_sand_column_3d`]).
+//! * [`emitter`] (nozzle inflow), [`repose`], [`uniformity`], [`snow`]: the validation runners of
+//!   `cargo xtask report` (angle of repose, particle uniformity, snow step-size robustness).
 //!
 //! The time step follows XPBI's Algorithm 1 written in candidate positions `x = xⁿ + Δt v`
 //! (design sketch §1): kernels, `L_p` and volumes are frozen at `xⁿ`, so the velocity update
