@@ -23,7 +23,7 @@ use xpbd_core::schedule::Schedule;
 use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGrid};
 use xpbd_core::{BuildError, Particles};
 
-use crate::constraint::evaluate;
+use crate::constraint::{SplitTerm, evaluate, evaluate_split};
 use crate::correction::{DEFAULT_PINV_THRESHOLD, corrected_weights};
 use crate::error::XpbiError;
 use crate::kernel::WendlandC2;
@@ -56,6 +56,25 @@ pub struct XpbiSettings {
     pub cfl: f64,
     /// Where the kernels, neighbour lists and `L_p` are evaluated (see [`KernelFrame`]).
     pub kernel_frame: KernelFrame,
+    /// One constraint `sqrt(2Ψ)` per particle, or the μ/λ split (see [`ConstraintForm`]).
+    pub constraint_form: ConstraintForm,
+}
+
+/// How the elastic energy of a particle is written as constraints.
+///
+/// [`ConstraintForm::Single`] is XPBI's choice (`C_p = sqrt(2Ψ)`, α = 1/V⁰: half the
+/// constraints); [`ConstraintForm::Split`] is the comparison of issue 5: per particle a shear
+/// constraint `C_μ = ‖ln Σ‖` (α = 1/(2μV⁰)) then a volume constraint `C_λ = tr ln Σ`
+/// (α = 1/(λV⁰)), see [`crate::constraint::SplitTerm`]. Both have the same energy and hence
+/// the same converged equilibrium. In the split form constraint `2c` is the shear and `2c + 1`
+/// the volume term of member `c`; it needs λ > 0 (ν > 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ConstraintForm {
+    /// `C_p = sqrt(2Ψ(F_E))`, one per particle (XPBI).
+    #[default]
+    Single,
+    /// `C_μ` and `C_λ`, two per particle.
+    Split,
 }
 
 /// Configuration in which the kernels, neighbour lists and corrected gradients are evaluated.
@@ -107,6 +126,7 @@ impl XpbiSettings {
             min_distance_ratio: 0.5,
             cfl: 0.4,
             kernel_frame: KernelFrame::Current,
+            constraint_form: ConstraintForm::Single,
         }
     }
 
@@ -199,6 +219,12 @@ impl<const D: usize> XpbiContinuum<D> {
     ) -> Result<Self, XpbiError> {
         material.validate()?;
         settings.validate()?;
+        if settings.constraint_form == ConstraintForm::Split && material.lame().lambda <= 0.0 {
+            return Err(XpbiError::InvalidParameter {
+                name: "Lamé λ (the split constraint form needs λ > 0, i.e. ν > 0)",
+                value: material.lame().lambda,
+            });
+        }
         let kernel = WendlandC2::new(settings.support())?;
         if rest_volume.len() != members.len() {
             return Err(XpbiError::InvalidParameter {
@@ -504,15 +530,22 @@ impl<const D: usize> XpbiContinuum<D> {
         // (a merged task runs sequentially, so conflict-freedom is kept) to amortise the
         // per-task synchronisation of the parallel sweep.
         let colouring = CellColouring::build(&grid, self.settings.colour_scheme, support)?;
+        let split = self.settings.constraint_form == ConstraintForm::Split;
         self.schedule.order.clear();
         self.schedule.colours.clear();
         for colour in colouring.colours() {
             let mut tasks = Vec::new();
             let mut start = self.schedule.order.len() as u32;
             for &cell in colour {
-                self.schedule
-                    .order
-                    .extend_from_slice(grid.cell_particles(cell as usize));
+                let particles = grid.cell_particles(cell as usize);
+                if split {
+                    // Shear then volume constraint of each particle, in the same task.
+                    self.schedule
+                        .order
+                        .extend(particles.iter().flat_map(|&c| [2 * c, 2 * c + 1]));
+                } else {
+                    self.schedule.order.extend_from_slice(particles);
+                }
                 let end = self.schedule.order.len() as u32;
                 if end - start >= TASK_CONSTRAINTS {
                     tasks.push(start..end);
@@ -604,6 +637,15 @@ impl<const D: usize> XpbiContinuum<D> {
         };
     }
 
+    /// Member (particle) of constraint `c`.
+    #[inline]
+    fn member_of(&self, c: usize) -> usize {
+        match self.settings.constraint_form {
+            ConstraintForm::Single => c,
+            ConstraintForm::Split => c / 2,
+        }
+    }
+
     /// Vⁿ of the member whose global id is `global` (members are usually `0..n`, then direct).
     fn volume_of(&self, global: usize) -> f64 {
         match self.member_index.get(global) {
@@ -686,20 +728,36 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
     const NAME: &'static str = "xpbi";
 
     fn len(&self) -> usize {
-        self.members.len()
+        match self.settings.constraint_form {
+            ConstraintForm::Single => self.members.len(),
+            ConstraintForm::Split => 2 * self.members.len(),
+        }
     }
 
     fn stencil(&self, c: usize) -> &[u32] {
+        let c = self.member_of(c);
         &self.stencil[self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize]
     }
 
-    /// α = 1/V⁰ (XPBI §4: Φ = V⁰Ψ = C²/(2α)).
+    /// α = 1/V⁰ (XPBI §4: Φ = V⁰Ψ = C²/(2α)); split: 1/(2μV⁰) and 1/(λV⁰).
     fn compliance(&self, c: usize) -> f64 {
-        self.inv_rest_volume[c]
+        match self.settings.constraint_form {
+            ConstraintForm::Single => self.inv_rest_volume[c],
+            ConstraintForm::Split if c % 2 == 0 => {
+                self.inv_rest_volume[c / 2] / (2.0 * self.lame.mu)
+            }
+            ConstraintForm::Split => self.inv_rest_volume[c / 2] / self.lame.lambda,
+        }
     }
 
     #[inline]
     fn evaluate(&self, c: usize, xs: &[SVector<f64, D>], grad: &mut [SVector<f64, D>]) -> f64 {
+        let term = match self.settings.constraint_form {
+            ConstraintForm::Single => None,
+            ConstraintForm::Split if c % 2 == 0 => Some(SplitTerm::Shear),
+            ConstraintForm::Split => Some(SplitTerm::Volume),
+        };
+        let c = self.member_of(c);
         let r = self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize;
         let idx = &self.stencil[r.clone()];
         let q = &self.weights[r];
@@ -708,15 +766,17 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
         for k in 1..idx.len() {
             g += (xs[k] - x0) * q[k].transpose();
         }
-        let e = evaluate(
-            &g,
-            &self.f[c],
-            &self.lame,
+        let (model, state, in_loop) = (
             &self.material.plasticity,
             &self.state[c],
-            self.dt,
             self.settings.plasticity_in_loop,
         );
+        let e = match term {
+            None => evaluate(&g, &self.f[c], &self.lame, model, state, self.dt, in_loop),
+            Some(t) => evaluate_split(
+                &g, &self.f[c], &self.lame, model, state, self.dt, in_loop, t,
+            ),
+        };
         for k in 0..idx.len() {
             grad[k] = e.gradient_factor * q[k];
         }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{Rng, lattice_neighbourhood, random_f, random_rotation};
 use nalgebra::{SMatrix, SVector};
-use xpbi_continuum::constraint::{displacement_gradient, evaluate};
+use xpbi_continuum::constraint::{SplitTerm, displacement_gradient, evaluate, evaluate_split};
 use xpbi_continuum::correction::{DEFAULT_PINV_THRESHOLD, corrected_weights};
 use xpbi_continuum::hencky;
 use xpbi_continuum::kernel::WendlandC2;
@@ -226,4 +226,87 @@ fn plasticity_in_the_loop_switch() {
     let dev = eps - SVector::<f64, 3>::repeat(eps.sum() / 3.0);
     assert!((2.0 * LAME.mu * dev.norm() - 0.1).abs() < 1e-9);
     assert!((semi.elastic_f - (SMatrix::identity() + g)).norm() < 1e-15);
+}
+
+/// Split form: central differences of `C_μ(x)` and `C_λ(x)` with respect to every stencil
+/// coordinate against `∇_{x_k}C = G q_k` (same step and pass line as [`fd_check`]), in 2D and
+/// 3D, full and half-space neighbourhoods.
+fn fd_check_split<const D: usize>(seed: u64, half: bool, term: SplitTerm) {
+    let mut rng = Rng(seed);
+    let (xn, q) = stencil::<D>(&mut rng, half);
+    let f_n = random_f::<D>(&mut rng, 0.8, 1.2);
+    let x: Vec<SVector<f64, D>> = xn
+        .iter()
+        .map(|p| p + rng.vector::<D>(-0.004, 0.004))
+        .collect();
+    let value = |x: &[SVector<f64, D>]| {
+        let g = displacement_gradient(x.iter().zip(&xn).zip(&q).map(|((a, b), c)| (*a, *b, *c)));
+        evaluate_split(
+            &g,
+            &f_n,
+            &LAME,
+            &PlasticModel::Elastic,
+            &PlasticState::default(),
+            1e-3,
+            true,
+            term,
+        )
+    };
+    let e = value(&x);
+    assert!(e.value.abs() > 1e-3, "{term:?}: C = {}", e.value);
+    let grads: Vec<SVector<f64, D>> = q.iter().map(|qk| e.gradient_factor * qk).collect();
+    let scale = grads.iter().map(|g| g.norm()).fold(0.0, f64::max);
+    let h = 1e-7;
+    for k in 0..x.len() {
+        for a in 0..D {
+            let mut xp = x.clone();
+            xp[k][a] += h;
+            let mut xm = x.clone();
+            xm[k][a] -= h;
+            let fd = (value(&xp).value - value(&xm).value) / (2.0 * h);
+            assert!(
+                (fd - grads[k][a]).abs() < 1e-6 * scale,
+                "{term:?} k {k} axis {a}: fd {fd} analytic {}",
+                grads[k][a]
+            );
+        }
+    }
+}
+
+#[test]
+fn split_constraint_gradients_match_finite_differences() {
+    for term in [SplitTerm::Shear, SplitTerm::Volume] {
+        for seed in 0..3 {
+            fd_check_split::<3>(200 + seed, seed % 2 == 1, term);
+            fd_check_split::<2>(300 + seed, seed % 2 == 1, term);
+        }
+    }
+}
+
+/// The split has the single constraint's energy: `C_μ²/(2α_μ) + C_λ²/(2α_λ) = V⁰Ψ` with
+/// `α_μ = 1/(2μV⁰)`, `α_λ = 1/(λV⁰)` (round-off only), and the single-form `C² / 2α` too.
+#[test]
+fn split_energy_identity() {
+    let mut rng = Rng(19);
+    for _ in 0..50 {
+        let f = random_f::<3>(&mut rng, 0.6, 1.5);
+        let v0 = rng.uniform(1e-9, 1e-3);
+        let eval = |t| {
+            evaluate_split(
+                &SMatrix::zeros(),
+                &f,
+                &LAME,
+                &PlasticModel::Elastic,
+                &PlasticState::default(),
+                1e-3,
+                true,
+                t,
+            )
+            .value
+        };
+        let (cm, cl) = (eval(SplitTerm::Shear), eval(SplitTerm::Volume));
+        let split = cm * cm * LAME.mu * v0 + cl * cl * LAME.lambda * v0 / 2.0;
+        let psi = hencky::psi(&LAME, &principal(&f).sigma);
+        assert!((split - v0 * psi).abs() <= 1e-12 * v0 * psi);
+    }
 }
