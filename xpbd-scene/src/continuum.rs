@@ -21,7 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
-use xpbi_continuum::continuum::XpbiSettings;
+use xpbi_continuum::continuum::{KernelFrame, XpbiSettings};
 use xpbi_continuum::plasticity::{
     DruckerPrager, HerschelBulkley, KlarHardening, Nacc, PlasticModel, VonMises,
 };
@@ -182,6 +182,21 @@ pub struct XpbiSection {
     pub cfl: f64,
     /// Building fails if two particles are closer than this × spacing (default 0.5).
     pub min_distance_ratio: f64,
+    /// Where kernels, neighbours and L_p are evaluated: `"current"` (XPBI: on xⁿ every step,
+    /// default) or `"reference"` (Lagrangian kernels on the initial configuration, free of the
+    /// SPH tensile instability; for elastic solids, see `xpbi_continuum::continuum::KernelFrame`).
+    pub kernel_frame: KernelFrameSpec,
+}
+
+/// `kernel_frame = "current" | "reference"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KernelFrameSpec {
+    /// XPBI's per-step kernels on xⁿ.
+    #[default]
+    Current,
+    /// Lagrangian kernels on the initial configuration.
+    Reference,
 }
 
 impl Default for XpbiSection {
@@ -195,6 +210,7 @@ impl Default for XpbiSection {
             pinv_threshold: s.pinv_threshold,
             cfl: s.cfl,
             min_distance_ratio: s.min_distance_ratio,
+            kernel_frame: KernelFrameSpec::Current,
         }
     }
 }
@@ -210,6 +226,10 @@ impl XpbiSection {
             xsph: self.xsph,
             cfl: self.cfl,
             min_distance_ratio: self.min_distance_ratio,
+            kernel_frame: match self.kernel_frame {
+                KernelFrameSpec::Current => KernelFrame::Current,
+                KernelFrameSpec::Reference => KernelFrame::Reference,
+            },
             ..XpbiSettings::new(spacing)
         }
     }

@@ -98,7 +98,7 @@
 //! # grips = [{ min = [...], max = [...], velocity = [0.05, 0, 0] }]   # kinematic boxes
 //! # xpbi = { support_over_spacing = 2.0, xsph = 0.01, plasticity_in_loop = true,
 //! #          position_correction = true, pinv_threshold = 0.01, cfl = 0.4,
-//! #          min_distance_ratio = 0.5 }
+//! #          min_distance_ratio = 0.5, kernel_frame = "current" }   # or "reference"
 //!
 //! [[collider]]                # static; shape = plane | sphere | box | capsule
 //! shape = { sphere = { radius = 0.3 } }
