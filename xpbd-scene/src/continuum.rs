@@ -53,6 +53,14 @@ pub struct ContinuumSpec {
     pub xpbi: XpbiSection,
 }
 
+impl ContinuumSpec {
+    /// Lattice points of the region's bounding box at the spacing (an upper bound on the
+    /// particle count, without sampling; e.g. to cap fuzzed scenes).
+    pub fn lattice_points(&self) -> f64 {
+        self.region.lattice_count(self.spacing)
+    }
+}
+
 /// An axis-aligned box `[min, max]`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -44,6 +44,7 @@ fn scene_parser_corpus() {
                 .soft_box
                 .iter()
                 .all(|b| b.cells.iter().product::<usize>() <= 512)
+            && scene.continuum.iter().all(|c| c.lattice_points() <= 4096.0)
         {
             let _ = xpbd_scene::build_scene(scene, Path::new("fuzz.toml"));
         }
