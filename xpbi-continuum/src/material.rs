@@ -3,7 +3,9 @@
 
 use crate::error::XpbiError;
 use crate::hencky;
-use crate::plasticity::{DruckerPrager, HerschelBulkley, Lame, Nacc, PlasticModel, VonMises};
+use crate::plasticity::{
+    DruckerPrager, HerschelBulkley, KlarHardening, Lame, Nacc, PlasticModel, VonMises,
+};
 
 /// A continuum material (SI units).
 ///
@@ -114,6 +116,55 @@ impl Material {
                 exponent: 1.0,
             }),
         }
+    }
+
+    /// Sand with Klár et al. (2016) hardening: as [`Material::sand`] but the friction angle
+    /// follows `φ(q) = h₀ + (h₁q − h₃)e^{−h₂q}` with Klár's published (35°, 9°, 0.2, 10°)
+    /// ([`KlarHardening::KLAR_2016`]): 25° for loose, undeformed sand, rising with the
+    /// accumulated plastic strain q to a peak of ≈ 48° near q ≈ 6 and settling to 35°.
+    pub fn sand_hardening() -> Self {
+        let mut dp = DruckerPrager::sand(30.0);
+        dp.hardening = Some(KlarHardening::KLAR_2016);
+        Self {
+            plasticity: PlasticModel::DruckerPrager(dp),
+            ..Self::sand()
+        }
+    }
+
+    /// Work-hardening clay: as [`Material::clay`] (σ_Y = 76.9 Pa) with linear isotropic
+    /// hardening H = 770 Pa, so the yield radius doubles after a plastic strain of 0.1 (a
+    /// modelling choice for plasticine-like clay that stiffens as it is kneaded, not a
+    /// measured value; the XPBI tuple quoted by a third party is perfectly plastic).
+    pub fn clay_hardening() -> Self {
+        Self {
+            plasticity: PlasticModel::VonMises(VonMises {
+                yield_stress: 76.9,
+                hardening_modulus: 770.0,
+            }),
+            ..Self::clay()
+        }
+    }
+
+    /// The documented presets with hardening enabled wherever the model has it, by name:
+    /// sand (Drucker–Prager + Klár hardening), snow (NACC, hardening ξ = 3 on the compression cap
+    /// through ln J_p), clay and metal (von Mises + linear hardening), toothpaste and honey
+    /// (Herschel–Bulkley: the model has no hardening variable; its rate dependence plays that
+    /// role).
+    ///
+    /// ```
+    /// for (name, m) in xpbi_continuum::Material::hardening_presets() {
+    ///     m.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+    /// }
+    /// ```
+    pub fn hardening_presets() -> [(&'static str, Self); 6] {
+        [
+            ("sand", Self::sand_hardening()),
+            ("snow", Self::snow()),
+            ("clay", Self::clay_hardening()),
+            ("metal", Self::metal()),
+            ("toothpaste", Self::toothpaste()),
+            ("honey", Self::honey()),
+        ]
     }
 
     /// Purely elastic material.
