@@ -460,3 +460,55 @@ fn clay_bar_grips_pull_exactly_and_the_bar_yields() {
             .all(|f| (f.determinant() - 1.0).abs() < 0.05)
     );
 }
+
+/// Cloth and a continuum share one simulation and one collider block: cloth particles collide
+/// with the `[contacts]` radius, continuum particles with ½Δx (centres ½Δx from surfaces, as in
+/// xpbi_continuum's own scenes); the sand resting on the ground stays above ½Δx while the
+/// cloth falls freely next to it.
+#[test]
+fn cloth_and_continuum_share_the_simulation_and_the_colliders() {
+    use xpbd_core::contact::ColliderContacts;
+    let text = format!(
+        "{BASE}[materials.cotton]\ndensity = 200.0\nyoungs = 1e6\nthickness = 0.001\n\
+         [[cloth]]\nmaterial = 'cotton'\nresolution = [4, 4]\nsize = [0.1, 0.1]\norigin = [0.2, 0.0, 0.5]\n\
+         [[collider]]\nshape = {{ plane = {{ normal = [0, 0, 1], offset = 0 }} }}\nfriction = 0.5\n\
+         [contacts]\nradius = 0.002\n"
+    );
+    let mut s = build(&text).unwrap();
+    let n = s.sim.particles().len();
+    assert_eq!(n, 16 + 64);
+    let contacts = s
+        .sim
+        .blocks()
+        .iter()
+        .find_map(|b| {
+            b.as_any()
+                .downcast_ref::<xpbd_core::constraint::ConstraintBlock<ColliderContacts<3>, 3>>()
+        })
+        .expect("one collider block");
+    for p in 0..n {
+        let expected = if p < 16 { 0.002 } else { 0.005 };
+        assert_eq!(
+            contacts.kind.radius_of_particle(p),
+            expected,
+            "particle {p}"
+        );
+    }
+    step(&mut s, 50);
+    let p = s.sim.particles();
+    // Sand: lowest layer started at z = Δx/2 = 5 mm on the ground; the collider keeps the
+    // centres at ≥ ½Δx (1e-6 m allowance for the finite iterations).
+    let lowest = p.x[16..].iter().map(|x| x.z).fold(f64::INFINITY, f64::min);
+    assert!(lowest > 0.005 - 1e-6, "{lowest}");
+    // Cloth: free fall for 5 ms, ½ g t² = 0.1226 mm (cloth internal forces do not move its
+    // centre of mass).
+    let zc = p.x[..16].iter().map(|x| x.z).sum::<f64>() / 16.0;
+    let t = 50.0 * 1e-4;
+    // Symplectic Euler with 1 substep: z = z0 − g Δt² Σ_{k=1..n} k = z0 − g Δt² n(n+1)/2.
+    let drop = 9.81 * 1e-8 * (50.0 * 51.0) / 2.0;
+    assert!(
+        (0.5 - zc - drop).abs() < 1e-12,
+        "{} vs {drop} (t = {t})",
+        0.5 - zc
+    );
+}
