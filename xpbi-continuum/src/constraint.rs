@@ -85,16 +85,24 @@ pub fn evaluate<const D: usize>(
     } else {
         (svd.eps, *state)
     };
-    let sigma = eps.map(f64::exp);
+    // σ = exp ε; when Z left ε unchanged (elastic step) that is the clamped SVD value, so the
+    // exponentials are skipped (ε and Ψ are used directly: no logarithm is recomputed either).
+    let projected = eps != svd.eps;
+    let sigma = if projected {
+        eps.map(f64::exp)
+    } else {
+        svd.sigma
+            .map(|s| s.max(crate::plasticity::MIN_SINGULAR_VALUE))
+    };
     let elastic_f = if plastic_in_loop && !matches!(model, PlasticModel::Elastic) {
         svd.u * SMatrix::from_diagonal(&sigma) * svd.v_t
     } else {
         f_trial
     };
-    let energy_density = hencky::psi(lame, &sigma);
+    let energy_density = hencky::psi_from_strain(lame, &eps);
     let value = (2.0 * energy_density).max(0.0).sqrt();
     let gradient_factor = if value > C_AT_REST {
-        let d = hencky::dpsi_dsigma(lame, &sigma) / value;
+        let d = hencky::dpsi_from_strain(lame, &eps, &sigma) / value;
         svd.u * SMatrix::from_diagonal(&d) * svd.v_t * f_n.transpose()
     } else {
         SMatrix::zeros()

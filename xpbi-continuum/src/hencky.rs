@@ -51,3 +51,39 @@ pub fn psi<const D: usize>(lame: &Lame, sigma: &SVector<f64, D>) -> f64 {
 pub fn dpsi_dsigma<const D: usize>(lame: &Lame, sigma: &SVector<f64, D>) -> SVector<f64, D> {
     energy(lame).dpsi_dsigma(sigma)
 }
+
+/// `Ψ` from the principal Hencky strain `ε = ln σ` directly (the same formula as [`psi`], without
+/// recomputing the logarithms: the constraint evaluation already has `ε` from the SVD).
+///
+/// ```
+/// use nalgebra::Vector3;
+/// use xpbi_continuum::{hencky::{psi, psi_from_strain}, plasticity::Lame};
+/// let lame = Lame { mu: 2.0, lambda: 3.0 };
+/// let eps = Vector3::new(0.1, -0.05, 0.02);
+/// assert!((psi_from_strain(&lame, &eps) - psi(&lame, &eps.map(f64::exp))).abs() < 1e-15);
+/// ```
+#[inline]
+pub fn psi_from_strain<const D: usize>(lame: &Lame, eps: &SVector<f64, D>) -> f64 {
+    let tr = eps.sum();
+    lame.mu * eps.norm_squared() + 0.5 * lame.lambda * tr * tr
+}
+
+/// `∂Ψ/∂σᵢ = (2μ εᵢ + λ tr ε)/σᵢ` from `ε` and `σ = exp ε` (as [`dpsi_dsigma`], without logs).
+///
+/// ```
+/// use nalgebra::Vector2;
+/// use xpbi_continuum::{hencky::{dpsi_dsigma, dpsi_from_strain}, plasticity::Lame};
+/// let lame = Lame { mu: 2.0, lambda: 3.0 };
+/// let eps = Vector2::new(0.1, -0.05);
+/// let s = eps.map(f64::exp);
+/// assert!((dpsi_from_strain(&lame, &eps, &s) - dpsi_dsigma(&lame, &s)).norm() < 1e-14);
+/// ```
+#[inline]
+pub fn dpsi_from_strain<const D: usize>(
+    lame: &Lame,
+    eps: &SVector<f64, D>,
+    sigma: &SVector<f64, D>,
+) -> SVector<f64, D> {
+    let tr = eps.sum();
+    SVector::from_fn(|i, _| (2.0 * lame.mu * eps[i] + lame.lambda * tr) / sigma[i])
+}
