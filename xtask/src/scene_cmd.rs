@@ -87,7 +87,7 @@ pub struct SoakArgs {
     pub steps: usize,
 }
 
-/// Steps the scene, checking every step that positions and velocities stay finite and that
+/// Steps the scene (`BuiltScene::step`: grips and the XPBI CFL check included), checking every step that positions and velocities stay finite and that
 /// the energy stays bounded:
 /// * mechanical energy (kinetic + gravitational) ≤ E₀ + 1 % of the scale: the scene starts at
 ///   rest with no elastic energy and dissipates (velocity damping, friction), so
@@ -100,7 +100,6 @@ pub struct SoakArgs {
 /// falling to the ground). Prints one JSON line; fails if a check fails.
 pub fn soak_command(args: SoakArgs) -> Result<()> {
     let mut scene = BuiltScene::load(&args.scene)?;
-    let dt = scene.scene.time.dt;
     let e0 = scene.sim.energies().total();
     // Energy scale (see above): Σ m g |z| over free particles.
     let p = scene.sim.particles();
@@ -113,7 +112,7 @@ pub fn soak_command(args: SoakArgs) -> Result<()> {
     let (mut e_max, mut e_min, mut el_max) = (e0, e0, 0.0f64);
     let start = Instant::now();
     for step in 0..args.steps {
-        scene.sim.step(dt).with_context(|| format!("step {step}"))?;
+        scene.step().with_context(|| format!("step {step}"))?;
         let p = scene.sim.particles();
         if let Some(i) =
             (0..p.len()).find(|&i| !p.x[i].iter().chain(p.v[i].iter()).all(|c| c.is_finite()))
