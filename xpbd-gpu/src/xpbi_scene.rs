@@ -64,18 +64,19 @@ pub struct XpbiGpuScene {
     pub spacing_constraints: bool,
     /// Ground and walls.
     pub planes: Vec<Plane>,
-    /// Particle radius r of the contacts (m; `ContinuumScene`: Δx/2).
+    /// Particle radius r of the contacts (m; `ContinuumScene` uses Δx/2).
     pub particle_radius: f64,
-    /// Acceleration bound a of the contact candidate test (m/s²; `ContactOptions::default()`).
+    /// Acceleration bound a of the contact candidate test (m/s², `ContactOptions::acceleration`).
     pub contact_acceleration: f64,
 }
 
 impl XpbiGpuScene {
     /// The state and model of a CPU scene: every particle must be a member of the XPBI block,
-    /// with no kinematic target and no external force; Jacobi or coloured solver, one substep. The colliders of the scene's `ColliderContacts` block (ground and
-    /// walls) must be static half-spaces without restitution; the contact particle radius is
-    /// the scene's Δx/2 and the candidate test uses `ContactOptions::default()` (as
-    /// `ContinuumScene::new` builds them).
+    /// with no kinematic target and no external force; Jacobi or coloured solver, one substep.
+    /// The colliders of the scene's `ColliderContacts` block (ground and walls) must be static
+    /// half-spaces without restitution, with one particle radius for all particles, contacts
+    /// generated and projected in every substep and iteration, and no margin; the radius and
+    /// the acceleration bound of the candidate test are read from the block.
     pub fn from_cpu(scene: &ContinuumScene<3>) -> Result<Self, GpuError> {
         let sim = &scene.sim;
         let p = sim.particles();
@@ -123,8 +124,32 @@ impl XpbiGpuScene {
                 "other constraint kinds are not ported to the GPU XPBI path",
             ));
         }
+        let contacts = scene.collider_contacts();
+        let options = contacts.options();
+        let radius = contacts
+            .radii()
+            .first()
+            .copied()
+            .unwrap_or(contacts.radius());
+        let uniform_radius = contacts.radii().iter().all(|&r| r == radius);
+        let all_members = contacts.members().is_none_or(|m| m.len() == n);
+        if !uniform_radius
+            || !all_members
+            || options.margin != 0.0
+            || options.generation != xpbd_core::contact::ContactGeneration::PerSubstep
+            || options.projection != xpbd_core::contact::ContactProjection::EveryIteration
+        {
+            return Err(unsupported(
+                format!(
+                    "contact options {options:?} (uniform radius: {uniform_radius}, all particles \
+                     collide: {all_members})"
+                ),
+                "the GPU path has one radius for all particles, no margin, contacts every \
+                 substep and iteration",
+            ));
+        }
         let mut planes = Vec::new();
-        for (i, c) in scene.collider_contacts().colliders().iter().enumerate() {
+        for (i, c) in contacts.colliders().iter().enumerate() {
             let xpbd_core::contact::Shape::HalfSpace { normal, offset } = c.shape else {
                 return Err(unsupported(
                     format!("collider {i}: {:?}", c.shape),
@@ -165,8 +190,8 @@ impl XpbiGpuScene {
             velocity_damping: settings.velocity_damping,
             spacing_constraints: scene.options.spacing_constraints,
             planes,
-            particle_radius: 0.5 * scene.options.spacing,
-            contact_acceleration: xpbd_core::contact::ContactOptions::default().acceleration,
+            particle_radius: radius,
+            contact_acceleration: options.acceleration,
         })
     }
 
