@@ -15,7 +15,7 @@
 use nalgebra::{SMatrix, SVector};
 
 use crate::hencky;
-use crate::plasticity::{Lame, PlasticModel, PlasticState, principal};
+use crate::plasticity::{Lame, PlasticModel, PlasticState, principal, principal_from};
 
 /// Below this value of `C` (J^{1/2}/m^{3/2}) the constraint is at rest and its gradient, `P/C`, is
 /// a 0/0 limit; it is then reported as `C = 0` with a zero gradient (no correction).
@@ -78,8 +78,34 @@ pub fn evaluate<const D: usize>(
     dt: f64,
     plastic_in_loop: bool,
 ) -> InelasticEvaluation<D> {
+    evaluate_from(
+        dt_grad_v,
+        f_n,
+        lame,
+        model,
+        state,
+        dt,
+        plastic_in_loop,
+        &SMatrix::identity(),
+    )
+}
+
+/// [`evaluate`] with the SVD of `F_tr` warm-started from `v_guess` (the right singular vectors
+/// of `F_pⁿ`, computed once per step: `F_tr = (I + Δt∇v)Fⁿ` stays close to `Fⁿ`, so the Jacobi
+/// SVD needs fewer sweeps). Same result up to round-off.
+#[allow(clippy::too_many_arguments)] // `evaluate` plus the guess
+pub fn evaluate_from<const D: usize>(
+    dt_grad_v: &SMatrix<f64, D, D>,
+    f_n: &SMatrix<f64, D, D>,
+    lame: &Lame,
+    model: &PlasticModel,
+    state: &PlasticState,
+    dt: f64,
+    plastic_in_loop: bool,
+    v_guess: &SMatrix<f64, D, D>,
+) -> InelasticEvaluation<D> {
     let f_trial = (SMatrix::<f64, D, D>::identity() + dt_grad_v) * f_n;
-    let svd = principal(&f_trial);
+    let svd = principal_from(&f_trial, v_guess);
     let (eps, new_state) = if plastic_in_loop {
         model.project_strain(&svd.eps, state, lame, dt)
     } else {

@@ -23,7 +23,7 @@ use xpbd_core::schedule::Schedule;
 use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGrid};
 use xpbd_core::{BuildError, Particles};
 
-use crate::constraint::{SplitTerm, evaluate, evaluate_split};
+use crate::constraint::{SplitTerm, evaluate_from, evaluate_split};
 use crate::correction::{DEFAULT_PINV_THRESHOLD, corrected_weights};
 use crate::error::XpbiError;
 use crate::kernel::WendlandC2;
@@ -200,6 +200,8 @@ pub struct XpbiContinuum<const D: usize> {
     /// [`KernelFrame::Reference`]: reference weights `q⁰` (same layout as `weights`) and the
     /// total deformation gradients (empty in the current frame).
     reference_weights: Vec<SVector<f64, D>>,
+    /// Right singular vectors of Fⁿ per member (warm start of the per-iteration SVD).
+    svd_guess: Vec<SMatrix<f64, D, D>>,
     f_total: Vec<SMatrix<f64, D, D>>,
     backup_total: Vec<SMatrix<f64, D, D>>,
     dt: f64,
@@ -303,6 +305,7 @@ impl<const D: usize> XpbiContinuum<D> {
             volume: Vec::new(),
             schedule: Schedule::default(),
             reference_weights: Vec::new(),
+            svd_guess: Vec::new(),
             f_total: Vec::new(),
             backup_total: Vec::new(),
             dt: 1.0,
@@ -401,6 +404,7 @@ impl<const D: usize> XpbiContinuum<D> {
             + self.weights.capacity() * v
             + self.volume.capacity() * 8
             + self.reference_weights.capacity() * v
+            + self.svd_guess.capacity() * m
             + (self.f_total.capacity() + self.backup_total.capacity()) * m
             + (self.schedule.order.capacity() * 4
                 + self
@@ -567,6 +571,12 @@ impl<const D: usize> XpbiContinuum<D> {
 
     /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ.
     fn update_rest_moment(&mut self) {
+        self.svd_guess.clear();
+        self.svd_guess.par_extend(
+            self.f
+                .par_iter()
+                .map(|f| xpbd_core::energy::svd::rotation_variant_svd(f).2),
+        );
         let (stencil, weights, xn, offsets) = (
             &self.stencil,
             &self.weights,
@@ -772,7 +782,16 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
             self.settings.plasticity_in_loop,
         );
         let e = match term {
-            None => evaluate(&g, &self.f[c], &self.lame, model, state, self.dt, in_loop),
+            None => evaluate_from(
+                &g,
+                &self.f[c],
+                &self.lame,
+                model,
+                state,
+                self.dt,
+                in_loop,
+                &self.svd_guess[c],
+            ),
             Some(t) => evaluate_split(
                 &g, &self.f[c], &self.lame, model, state, self.dt, in_loop, t,
             ),

@@ -35,8 +35,37 @@ const MAX_SWEEPS: usize = 40;
 pub fn rotation_variant_svd<const D: usize>(
     f: &SMatrix<f64, D, D>,
 ) -> (SMatrix<f64, D, D>, SVector<f64, D>, SMatrix<f64, D, D>) {
-    let mut a = *f;
-    let mut v = SMatrix::<f64, D, D>::identity();
+    jacobi_svd(f, *f, SMatrix::identity())
+}
+
+/// [`rotation_variant_svd`] warm-started from a guess `V₀` of the right singular vectors (an
+/// orthogonal matrix, e.g. the `V` of a nearby matrix): the Jacobi sweeps run on `F V₀`, whose
+/// columns are already nearly orthogonal when `V₀` is close, so fewer sweeps are needed; the
+/// result satisfies the same contract (`F = U diag(σ) Vᵀ`, rotations, sign convention).
+///
+/// ```
+/// use nalgebra::Matrix3;
+/// use xpbd_core::energy::svd::{rotation_variant_svd, rotation_variant_svd_from};
+/// let f = Matrix3::new(1.2, 0.3, 0.0, -0.1, 0.9, 0.2, 0.05, 0.0, 1.1);
+/// let (_, s0, v0) = rotation_variant_svd(&f);
+/// let g = f + Matrix3::repeat(1e-3);
+/// let (u, s, v) = rotation_variant_svd_from(&g, &v0);
+/// assert!((u * Matrix3::from_diagonal(&s) * v.transpose() - g).norm() < 1e-13);
+/// assert!((s - rotation_variant_svd(&g).1).norm() < 1e-13 && (s - s0).norm() < 1e-2);
+/// ```
+pub fn rotation_variant_svd_from<const D: usize>(
+    f: &SMatrix<f64, D, D>,
+    v0: &SMatrix<f64, D, D>,
+) -> (SMatrix<f64, D, D>, SVector<f64, D>, SMatrix<f64, D, D>) {
+    jacobi_svd(f, f * v0, *v0)
+}
+
+/// One-sided Jacobi on `a = F V₀` accumulating `V = V₀ · rotations`.
+fn jacobi_svd<const D: usize>(
+    f: &SMatrix<f64, D, D>,
+    mut a: SMatrix<f64, D, D>,
+    mut v: SMatrix<f64, D, D>,
+) -> (SMatrix<f64, D, D>, SVector<f64, D>, SMatrix<f64, D, D>) {
     let scale = f.abs().max();
     if scale == 0.0 || !scale.is_finite() {
         // Zero (or non-finite) input: U = V = I, σ = |diag| (zeros, or NaN propagated honestly).
@@ -147,7 +176,14 @@ mod tests {
     use proptest::prelude::*;
 
     fn check<const D: usize>(f: &SMatrix<f64, D, D>) {
-        let (u, s, v) = rotation_variant_svd(f);
+        check_result(f, rotation_variant_svd(f));
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn check_result<const D: usize>(
+        f: &SMatrix<f64, D, D>,
+        (u, s, v): (SMatrix<f64, D, D>, SVector<f64, D>, SMatrix<f64, D, D>),
+    ) {
         let scale = f.norm().max(1.0);
         // Reconstruction and orthogonality to a few ulps of ‖F‖ (Jacobi SVD is backward stable).
         let recon = u * SMatrix::<f64, D, D>::from_diagonal(&s) * v.transpose();
@@ -185,6 +221,20 @@ mod tests {
         #[test]
         fn random_2d(entries in proptest::array::uniform4(-3.0f64..3.0)) {
             check(&Matrix2::from_row_slice(&entries));
+        }
+
+        /// Warm start from the V of a nearby (or unrelated) matrix: same contract, same σ.
+        #[test]
+        fn warm_started_3d(
+            entries in proptest::array::uniform9(-3.0f64..3.0),
+            delta in proptest::array::uniform9(-0.5f64..0.5),
+        ) {
+            let f = Matrix3::from_row_slice(&entries);
+            let (_, _, v0) = rotation_variant_svd(&(f + Matrix3::from_row_slice(&delta)));
+            let warm = rotation_variant_svd_from(&f, &v0);
+            let cold = rotation_variant_svd(&f);
+            prop_assert!((warm.1 - cold.1).norm() < 1e-12 * f.norm().max(1.0));
+            check_result(&f, warm);
         }
 
         #[test]

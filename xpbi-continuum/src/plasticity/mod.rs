@@ -158,7 +158,16 @@ impl<const D: usize> Principal<D> {
 /// (`xpbd_core::energy::svd`): `U`, `V` are rotations and an inverted `F` shows up as a negative
 /// last singular value, which the logarithm clamps to `ln 1e-4`.
 pub fn principal<const D: usize>(f: &SMatrix<f64, D, D>) -> Principal<D> {
-    let (u, sigma, v) = xpbd_core::energy::svd::rotation_variant_svd(f);
+    principal_from(f, &SMatrix::identity())
+}
+
+/// [`principal`] with the SVD warm-started from a guess `V₀` of the right singular vectors
+/// (`xpbd_core::energy::svd::rotation_variant_svd_from`; `V₀ = I` is the cold start).
+pub fn principal_from<const D: usize>(
+    f: &SMatrix<f64, D, D>,
+    v0: &SMatrix<f64, D, D>,
+) -> Principal<D> {
+    let (u, sigma, v) = xpbd_core::energy::svd::rotation_variant_svd_from(f, v0);
     let eps = sigma.map(|s| s.max(MIN_SINGULAR_VALUE).ln());
     Principal {
         u,
