@@ -753,7 +753,7 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
     fn compliance(&self, c: usize) -> f64 {
         match self.settings.constraint_form {
             ConstraintForm::Single => self.inv_rest_volume[c],
-            ConstraintForm::Split if c % 2 == 0 => {
+            ConstraintForm::Split if c.is_multiple_of(2) => {
                 self.inv_rest_volume[c / 2] / (2.0 * self.lame.mu)
             }
             ConstraintForm::Split => self.inv_rest_volume[c / 2] / self.lame.lambda,
@@ -764,7 +764,7 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
     fn evaluate(&self, c: usize, xs: &[SVector<f64, D>], grad: &mut [SVector<f64, D>]) -> f64 {
         let term = match self.settings.constraint_form {
             ConstraintForm::Single => None,
-            ConstraintForm::Split if c % 2 == 0 => Some(SplitTerm::Shear),
+            ConstraintForm::Split if c.is_multiple_of(2) => Some(SplitTerm::Shear),
             ConstraintForm::Split => Some(SplitTerm::Volume),
         };
         let c = self.member_of(c);

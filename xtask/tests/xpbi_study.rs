@@ -71,11 +71,11 @@ fn fem_hencky(beam: &Cantilever, cells: usize) -> [f64; 2] {
 /// Small deflection (E = 1e7 Pa, tip ≈ 1.9 % of L) and moderate deflection (E = 1e6 Pa), 5
 /// cells (4 particles through the height), against FEM Hencky order 2 (10 cells): the beam
 /// comes to rest (before the Lagrangian-kernel fix it tore off at E = 1e6: tip −1.0 m against
-/// −0.092 m) and is too soft by the one-sided surface-gradient error, measured +47.6 % (E = 1e7)
-/// and +45 % (E = 1e6); asserted within [35 %, 60 %], the band of that O(Δx/H) error at 4
+/// −0.092 m) and is too soft by the one-sided surface-gradient error, measured 48.8 % (E = 1e7)
+/// and 46.5 % (E = 1e6); asserted within [35 %, 60 %], the band of that O(Δx/H) error at 4
 /// particles (2D plane strain gives +48 %, `xpbi-continuum` test `cantilever`).
 ///
-/// Heavy (≈ 2 minutes in release): `cargo test -p xtask --release --test xpbi_study -- --ignored`.
+/// Heavy (≈ 1 minute in release): `cargo test -p xtask --release --test xpbi_study -- --ignored`.
 #[test]
 #[ignore]
 fn xpbi_cantilever_stays_up_and_is_within_its_discretisation_error() {
