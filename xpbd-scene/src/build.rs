@@ -43,6 +43,8 @@ pub struct BuiltScene {
     pub continua: Vec<ContinuumBlock>,
     /// Gripped (kinematic) particles and their velocities (m/s), moved by [`BuiltScene::step`].
     pub grips: Vec<(usize, Vector<3>)>,
+    /// Extrusion nozzles (`region = { nozzle = .. }`), driven by [`BuiltScene::step`].
+    pub emitters: Vec<crate::emitter::Emitter>,
     /// A typed handle for every block, in `sim.blocks()` order (checkpoint restore).
     pub(crate) handles: Vec<AnyBlock>,
 }
@@ -441,6 +443,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
     }
     let mut pending = Vec::new();
     let mut grips = Vec::new();
+    let mut emitters = Vec::new();
     for (k, c) in scene.continuum.iter().enumerate() {
         let field = format!("continuum[{k}]");
         let (mid, mat) = a.material(&field, &c.material)?;
@@ -485,6 +488,10 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             .iter()
             .map(|g| v3(g.velocity).norm())
             .fold(v3(c.velocity).norm(), f64::max);
+        let speed = match &c.region {
+            crate::continuum::RegionSpec::Nozzle(n) => speed.max(n.speed),
+            _ => speed,
+        };
         let bound = settings.cfl * settings.support() / speed;
         if h > bound {
             return Err(SceneError::InvalidValue {
@@ -508,7 +515,24 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                     a.particles.v[base + i] = v3(v);
                     grips.push((base + i, v3(v)));
                 }
+                Hold::Nozzle => {}
             }
+        }
+        if let crate::continuum::RegionSpec::Nozzle(n) = &c.region {
+            let ids: Vec<usize> = (base..base + x.len()).collect();
+            for &i in &ids {
+                a.particles.v[i] = Vector::<3>::new(0.0, 0.0, -n.speed);
+            }
+            emitters.push(crate::emitter::Emitter {
+                continuum: k,
+                exit_z: n.exit[2],
+                speed: n.speed,
+                spacing: c.spacing,
+                columns: n.reservoir(c.spacing).1,
+                ids,
+                inv_mass: 1.0 / m,
+                released: 0,
+            });
         }
         pending.push(PendingContinuum {
             field,
@@ -597,7 +621,10 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             let friction = Friction::coulomb(spec.friction)
                 .map_err(cerr(format!("collider[{k}].friction")))?;
             let collider = Collider::fixed(shape)
-                .at(Pose::from_translation(v3(spec.center)))
+                .at(Pose {
+                    translation: v3(spec.center),
+                    rotation: spec.rotation(),
+                })
                 .with_friction(friction)
                 .with_restitution(spec.restitution);
             contacts
@@ -649,6 +676,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         frame: 0,
         continua,
         grips,
+        emitters,
         handles,
     })
 }
@@ -677,7 +705,8 @@ impl BuiltScene {
 
     /// One step of Δt: checks that each continuum satisfies XPBI's CFL bound for the substep
     /// Δt/substeps (nothing changes on failure), gives every gripped particle the kinematic
-    /// target `x + Δt v_grip`, then steps the simulation (which rolls back a failed step).
+    /// target `x + Δt v_grip`, releases and drives the nozzles' particles
+    /// ([`crate::emitter::Emitter::before_step`]), then steps the simulation (which rolls back a failed step).
     pub fn step(&mut self) -> Result<(), crate::error::FrameError> {
         let dt = self.scene.time.dt;
         let h = dt / self.sim.settings().substeps as f64;
@@ -694,6 +723,9 @@ impl BuiltScene {
         let p = self.sim.particles_mut();
         for &(i, v) in &self.grips {
             p.kinematic_target[i] = Some(p.x[i] + v * dt);
+        }
+        for e in &mut self.emitters {
+            e.before_step(p, dt);
         }
         self.sim.step(dt)?;
         Ok(())

@@ -234,6 +234,10 @@ impl Checkpoint {
             .map(|t| t.as_ref().map(vec3))
             .collect();
         p.force = self.force.iter().map(vec3).collect();
+        // Nozzle state follows from the masses (released particles have one).
+        for e in &mut built.emitters {
+            e.resync(built.sim.particles());
+        }
         built.frame = self.frame as usize;
         Ok(built)
     }

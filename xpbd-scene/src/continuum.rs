@@ -48,6 +48,11 @@ pub struct ContinuumSpec {
     /// (e.g. a clay bar pulled at both ends). Checked after `pin`.
     #[serde(default)]
     pub grips: Vec<GripSpec>,
+    /// Regions removed from `region` (e.g. a V notch cut out of a block): a lattice point is
+    /// dropped when it lies inside any of them by more than 10⁻⁹Δx, so points on an excluded
+    /// region's boundary are kept (the `≤` of xpbi-continuum's notched-block filter).
+    #[serde(default)]
+    pub exclude: Vec<ExcludeSpec>,
     /// XPBI settings.
     #[serde(default)]
     pub xpbi: XpbiSection,
@@ -58,6 +63,125 @@ impl ContinuumSpec {
     /// particle count, without sampling; e.g. to cap fuzzed scenes).
     pub fn lattice_points(&self) -> f64 {
         self.region.lattice_count(self.spacing)
+    }
+}
+
+/// A region cut out of a continuum, e.g. `exclude = [{ box = { min = [..], max = [..] } }]` or
+/// a V notch `exclude = [{ half_spaces = [{ normal = [1, 0, -1], offset = -0.1 },
+/// { normal = [-1, 0, -1], offset = -0.1 }] }]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ExcludeSpec {
+    /// The open box `(min, max)`.
+    Box {
+        /// Minimum corner (m).
+        min: [f64; 3],
+        /// Maximum corner (m).
+        max: [f64; 3],
+    },
+    /// The open ball `|x − center| < radius`.
+    Ball {
+        /// Centre (m).
+        center: [f64; 3],
+        /// Radius (m).
+        radius: f64,
+    },
+    /// The convex polytope `n_k·x < offset_k` for every listed half-space (the solid side of a
+    /// plane collider is `n·x ≤ offset`); one entry is a single half-space.
+    HalfSpaces(Vec<HalfSpaceSpec>),
+}
+
+/// `{ normal = [..], offset = .. }`: the half-space `normal·x < offset` (normal need not be
+/// unit; the test is scale invariant).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HalfSpaceSpec {
+    /// Outward normal of the kept side (non-zero).
+    pub normal: [f64; 3],
+    /// Offset (m × |normal|).
+    pub offset: f64,
+}
+
+impl ExcludeSpec {
+    /// Whether `p` lies inside by more than `tol` (m).
+    fn removes(&self, p: &Vector<3>, tol: f64) -> bool {
+        match self {
+            Self::Box { min, max } => (0..3).all(|a| p[a] > min[a] + tol && p[a] < max[a] - tol),
+            Self::Ball { center, radius } => (p - v3(*center)).norm() < radius - tol,
+            Self::HalfSpaces(h) => h.iter().all(|h| {
+                let n = v3(h.normal);
+                n.dot(p) < h.offset - tol * n.norm()
+            }),
+        }
+    }
+
+    fn validate(&self, v: &mut Validator<'_>, field: &str) {
+        match self {
+            Self::Box { min, max } => {
+                v.finite3(&format!("{field}.box.min"), *min);
+                v.finite3(&format!("{field}.box.max"), *max);
+            }
+            Self::Ball { center, radius } => {
+                v.finite3(&format!("{field}.ball.center"), *center);
+                v.positive(&format!("{field}.ball.radius"), *radius);
+            }
+            Self::HalfSpaces(h) => {
+                v.check_text(
+                    &format!("{field}.half_spaces"),
+                    "[]".into(),
+                    !h.is_empty(),
+                    "needs at least one half-space",
+                );
+                for (k, h) in h.iter().enumerate() {
+                    let f = format!("{field}.half_spaces[{k}]");
+                    v.finite3(&format!("{f}.normal"), h.normal);
+                    v.check_text(
+                        &format!("{f}.normal"),
+                        format!("{:?}", h.normal),
+                        h.normal.iter().any(|&c| c != 0.0),
+                        "must be non-zero",
+                    );
+                    v.check(
+                        &format!("{f}.offset"),
+                        h.offset,
+                        h.offset.is_finite(),
+                        "must be finite",
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `region = { nozzle = { exit = [..], radius = .., speed = .., duration = .. } }`: the paste
+/// that a vertical round nozzle extrudes downwards at `speed` for `duration` seconds
+/// (`xpbi_continuum::emitter::Nozzle`): the reservoir lattice above the exit moves down
+/// kinematically and each particle is released (made dynamic, velocity −speed ẑ) in the step
+/// in which it crosses the exit plane, driven by [`crate::BuiltScene::step`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NozzleSpec {
+    /// Centre of the exit plane (m).
+    pub exit: [f64; 3],
+    /// Outlet radius a (m).
+    pub radius: f64,
+    /// Inflow speed v (m/s, downwards).
+    pub speed: f64,
+    /// Extrusion time T (s): the reservoir holds ⌈vT/Δx⌉ layers.
+    pub duration: f64,
+}
+
+impl NozzleSpec {
+    /// Reservoir positions (lowest layer first) and lattice columns `n_c`
+    /// (`xpbi_continuum::emitter::Nozzle::reservoir`).
+    pub fn reservoir(&self, spacing: f64) -> (Vec<Vector<3>>, usize) {
+        xpbi_continuum::emitter::Nozzle::<3>::reservoir(
+            v3(self.exit),
+            self.radius,
+            self.speed,
+            self.duration,
+            spacing,
+        )
     }
 }
 
@@ -117,6 +241,8 @@ pub enum RegionSpec {
         /// Height (m).
         height: f64,
     },
+    /// The reservoir of an extrusion nozzle ([`NozzleSpec`]).
+    Nozzle(NozzleSpec),
 }
 
 impl RegionSpec {
@@ -135,12 +261,20 @@ impl RegionSpec {
                 [base[0] - radius, base[1] - radius, base[2]],
                 [base[0] + radius, base[1] + radius, base[2] + height],
             ),
+            Self::Nozzle(n) => (
+                [n.exit[0] - n.radius, n.exit[1] - n.radius, n.exit[2]],
+                [
+                    n.exit[0] + n.radius,
+                    n.exit[1] + n.radius,
+                    n.exit[2] + n.speed * n.duration,
+                ],
+            ),
         }
     }
 
     fn contains(&self, p: &Vector<3>) -> bool {
         match *self {
-            Self::Box { .. } => true,
+            Self::Box { .. } | Self::Nozzle(_) => true,
             Self::Ball { center, radius } => (p - v3(center)).norm() < radius,
             Self::Cylinder { base, radius, .. } => {
                 let (dx, dy) = (p.x - base[0], p.y - base[1]);
@@ -152,6 +286,9 @@ impl RegionSpec {
     /// Lattice points `min + (i + ½)Δx` of the bounding box that lie in the region, x fastest
     /// (`xpbi_continuum::scene::lattice_box`, then filtered).
     pub fn sample(&self, spacing: f64) -> Vec<Vector<3>> {
+        if let Self::Nozzle(n) = self {
+            return n.reservoir(spacing).0;
+        }
         let (lo, hi) = self.bounds();
         xpbi_continuum::scene::lattice_box(v3(lo), v3(hi), spacing)
             .into_iter()
@@ -161,6 +298,12 @@ impl RegionSpec {
 
     /// Number of lattice points of the bounding box (before filtering), without sampling.
     fn lattice_count(&self, spacing: f64) -> f64 {
+        if let Self::Nozzle(n) = self {
+            // As Nozzle::reservoir: ⌊2a/Δx⌋ per horizontal axis, ⌈vT/Δx⌉ layers.
+            let per_axis = (2.0 * n.radius / spacing + 1e-9).floor().max(1.0);
+            let layers = (n.speed * n.duration / spacing - 1e-9).ceil().max(0.0);
+            return per_axis * per_axis * layers;
+        }
         let (lo, hi) = self.bounds();
         (0..3)
             .map(|a| ((hi[a] - lo[a]) / spacing + 1e-9).floor().max(0.0))
@@ -511,6 +654,21 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
             v.positive(&f("region.cylinder.radius"), *radius);
             v.positive(&f("region.cylinder.height"), *height);
         }
+        RegionSpec::Nozzle(n) => {
+            v.finite3(&f("region.nozzle.exit"), n.exit);
+            v.positive(&f("region.nozzle.radius"), n.radius);
+            v.positive(&f("region.nozzle.speed"), n.speed);
+            v.positive(&f("region.nozzle.duration"), n.duration);
+            v.check_text(
+                &f("region.nozzle"),
+                "pin/grips".into(),
+                c.pin.is_none() && c.grips.is_empty(),
+                "a nozzle's particles are driven by the nozzle: no pin or grips",
+            );
+        }
+    }
+    for (e, x) in c.exclude.iter().enumerate() {
+        x.validate(v, &f(&format!("exclude[{e}]")));
     }
     if c.spacing.is_finite() && c.spacing > 0.0 {
         let n = c.region.lattice_count(c.spacing);
@@ -552,14 +710,26 @@ pub(crate) enum Hold {
     Pinned,
     /// Kinematic, moving at this velocity (m/s).
     Grip([f64; 3]),
+    /// In a nozzle's reservoir (kinematic until released).
+    Nozzle,
 }
 
 /// Particles of a continuum: positions and how each is held.
 pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>) {
-    let x = c.region.sample(c.spacing);
+    let tol = 1e-9 * c.spacing;
+    let x: Vec<Vector<3>> = c
+        .region
+        .sample(c.spacing)
+        .into_iter()
+        .filter(|p| !c.exclude.iter().any(|e| e.removes(p, tol)))
+        .collect();
+    let nozzle = matches!(c.region, RegionSpec::Nozzle(_));
     let hold = x
         .iter()
         .map(|p| {
+            if nozzle {
+                return Hold::Nozzle;
+            }
             if c.pin.as_ref().is_some_and(|b| b.contains(p)) {
                 return Hold::Pinned;
             }

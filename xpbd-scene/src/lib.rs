@@ -127,6 +127,7 @@
 pub mod build;
 pub mod checkpoint;
 pub mod continuum;
+pub mod emitter;
 pub mod error;
 pub mod export;
 pub mod import;

@@ -287,12 +287,32 @@ pub struct ColliderSpec {
     /// Centre / translation of the local frame (m).
     #[serde(default)]
     pub center: [f64; 3],
+    /// Orientation of the local frame as rotations about the world axes, in degrees:
+    /// `[rx, ry, rz]` gives R = R_z(rz) R_y(ry) R_x(rx) (x first; e.g. `[0, 60, 0]` tilts a box
+    /// wall 60° about y). Each angle must be finite with |angle| ≤ 360.
+    #[serde(default)]
+    pub rotation_deg: [f64; 3],
     /// Coulomb friction coefficient μ (static = kinetic).
     #[serde(default)]
     pub friction: f64,
     /// Restitution coefficient e ∈ [0, 1].
     #[serde(default)]
     pub restitution: f64,
+}
+
+impl ColliderSpec {
+    /// The rotation matrix R = R_z(rz) R_y(ry) R_x(rx) of [`ColliderSpec::rotation_deg`]
+    /// (columns: the local axes in world coordinates, as `xpbd_core::contact::Pose`).
+    pub fn rotation(&self) -> xpbd_core::Matrix<3> {
+        let [rx, ry, rz] = self.rotation_deg.map(f64::to_radians);
+        let (sx, cx) = rx.sin_cos();
+        let (sy, cy) = ry.sin_cos();
+        let (sz, cz) = rz.sin_cos();
+        let x = xpbd_core::Matrix::<3>::new(1.0, 0.0, 0.0, 0.0, cx, -sx, 0.0, sx, cx);
+        let y = xpbd_core::Matrix::<3>::new(cy, 0.0, sy, 0.0, 1.0, 0.0, -sy, 0.0, cy);
+        let z = xpbd_core::Matrix::<3>::new(cz, -sz, 0.0, sz, cz, 0.0, 0.0, 0.0, 1.0);
+        z * y * x
+    }
 }
 
 /// `[contacts]`: particle radius and candidate margin for collider contacts.
@@ -508,6 +528,14 @@ impl SceneFile {
         for (k, c) in self.collider.iter().enumerate() {
             let f = |s: &str| format!("collider[{k}].{s}");
             v.finite3(&f("center"), c.center);
+            for (a, &r) in c.rotation_deg.iter().enumerate() {
+                v.check(
+                    &f(&format!("rotation_deg[{a}]")),
+                    r,
+                    r.is_finite() && r.abs() <= 360.0,
+                    "must be finite degrees with |angle| <= 360",
+                );
+            }
             v.check(
                 &f("friction"),
                 c.friction,
