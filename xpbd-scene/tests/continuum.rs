@@ -7,7 +7,7 @@ use std::path::Path;
 use xpbd_scene::continuum::Preset;
 use xpbd_scene::{BuiltScene, SceneError, SceneFile, build_scene};
 
-const XPBI_SCENES: [&str; 7] = [
+const XPBI_SCENES: [&str; 9] = [
     "sand_column_2d.toml",
     "sand_column_3d.toml",
     "snow_ball_impact.toml",
@@ -15,6 +15,8 @@ const XPBI_SCENES: [&str; 7] = [
     "clay_bar_stretch.toml",
     "elastic_cantilever.toml",
     "sand_block.toml",
+    "sand_block_notched.toml",
+    "hourglass.toml",
 ];
 
 fn load(name: &str) -> BuiltScene {
