@@ -92,6 +92,10 @@
 //! region = { box = { min = [-0.1, -0.1, 0.0], max = [0.1, 0.1, 0.4] } }
 //! # region = { ball = { center = [0, 0, 0.1], radius = 0.05 } }
 //! # region = { cylinder = { base = [0, 0, 0], radius = 0.1, height = 0.4 } }
+//! # region = { nozzle = { exit = [0, 0, 0.05], radius = 0.005, speed = 0.2, duration = 0.15 } }
+//! #   (extrusion: the reservoir moves down and is released below the exit, every step)
+//! # exclude = [{ box = { min = [...], max = [...] } }, { ball = { center = [...], radius = 0.02 } },
+//! #            { half_spaces = [{ normal = [1, 0, -1], offset = -0.1 }, ...] }]  # cut-outs
 //! spacing = 0.02              # Δx (m)
 //! velocity = [0.0, 0.0, 0.0]  # initial, m/s
 //! # pin = { min = [...], max = [...] }   # particles in this box are pinned
@@ -103,6 +107,7 @@
 //! [[collider]]                # static; shape = plane | sphere | box | capsule
 //! shape = { sphere = { radius = 0.3 } }
 //! center = [0.0, 0.0, 0.3]
+//! rotation_deg = [0.0, 0.0, 0.0]   # R = Rz Ry Rx, degrees (e.g. tilted box walls)
 //! friction = 0.4
 //! restitution = 0.0
 //!
@@ -131,6 +136,7 @@ pub mod emitter;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod region;
 pub mod runner;
 pub mod scene;
 
