@@ -460,7 +460,7 @@ impl<const D: usize> Simulation<D> {
             }
             self.predict(h, (s + 1) as f64 / n_sub as f64, par_particles);
             for b in &mut self.blocks {
-                b.reset_multipliers(self.settings.multiplier_warm_start);
+                b.reset_multipliers(self.settings.multiplier_warm_start, par_particles);
             }
             if record {
                 self.report.residuals.clear();

@@ -21,6 +21,10 @@ use crate::{BuildError, Particles, Vector};
 
 /// Tasks of at most this many constraints per colour (mesh colourings).
 const TASK_SIZE: usize = 512;
+/// Multipliers per parallel chunk when they are reset (a serial reset of a large block is a
+/// visible share of a two-thread substep).
+const PARALLEL_MULTIPLIERS: usize = 16384;
+
 /// Constraints per parallel chunk in the Jacobi sweep.
 const JACOBI_CHUNK: usize = 1024;
 
@@ -145,7 +149,9 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     /// A failed step: see [`ConstraintKind::rollback`].
     fn rollback(&mut self);
     /// λ ← 0, or λ ← (1 − d) λ with multiplier warm starting (the tutorial's damping).
-    fn reset_multipliers(&mut self, warm_start_decay: Option<f64>);
+    /// Resets (or decays) the multipliers at the start of a substep; in parallel chunks when
+    /// `parallel` and the block is large.
+    fn reset_multipliers(&mut self, warm_start_decay: Option<f64>, parallel: bool);
     /// See [`ConstraintKind::projects_in_iteration`].
     fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool;
     /// One sequential Gauss-Seidel sweep in constraint index order.
@@ -589,10 +595,17 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         self.kind.projects_in_iteration(iteration, iterations)
     }
 
-    fn reset_multipliers(&mut self, warm_start_decay: Option<f64>) {
-        match warm_start_decay {
-            None => self.lambda.iter_mut().for_each(|l| *l = 0.0),
-            Some(d) => self.lambda.iter_mut().for_each(|l| *l *= 1.0 - d),
+    fn reset_multipliers(&mut self, warm_start_decay: Option<f64>, parallel: bool) {
+        let reset = |l: &mut [f64]| match warm_start_decay {
+            None => l.iter_mut().for_each(|l| *l = 0.0),
+            Some(d) => l.iter_mut().for_each(|l| *l *= 1.0 - d),
+        };
+        if parallel && self.lambda.len() >= 2 * PARALLEL_MULTIPLIERS {
+            self.lambda
+                .par_chunks_mut(PARALLEL_MULTIPLIERS)
+                .for_each(reset);
+        } else {
+            reset(&mut self.lambda);
         }
     }
 
