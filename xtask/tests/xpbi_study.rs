@@ -77,7 +77,7 @@ fn fem_hencky(beam: &Cantilever, cells: usize) -> [f64; 2] {
 ///
 /// Heavy (≈ 1 minute in release): `cargo test -p xtask --release --test xpbi_study -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "≈ 1 min in release: cargo test -p xtask --release --test xpbi_study -- --ignored"]
 fn xpbi_cantilever_stays_up_and_is_within_its_discretisation_error() {
     for e in [1e7, 1e6] {
         let beam = study_beam(e);
