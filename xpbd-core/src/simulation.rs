@@ -446,18 +446,11 @@ impl<const D: usize> Simulation<D> {
                 time: self.time,
                 dedicated_pool: self.pool_threads > 1,
             };
-            let p = &mut self.particles;
-            if par_particles {
-                p.x_prev
-                    .par_chunks_mut(PARALLEL_PARTICLES)
-                    .zip(p.x.par_chunks(PARALLEL_PARTICLES))
-                    .for_each(|(prev, x)| prev.copy_from_slice(x));
-            } else {
-                p.x_prev.copy_from_slice(&p.x);
-            }
+            let p = &self.particles;
             for b in &mut self.blocks {
                 b.begin_substep(p, &ctx);
             }
+            // Also saves x_prev = xⁿ (one pass over the particles instead of a copy and a pass).
             self.predict(h, (s + 1) as f64 / n_sub as f64, par_particles);
             for b in &mut self.blocks {
                 b.reset_multipliers(self.settings.multiplier_warm_start, par_particles);
@@ -489,16 +482,21 @@ impl<const D: usize> Simulation<D> {
         Ok(())
     }
 
-    /// x̃ = x + h v + h² g (free particles); kinematic particles move along their target.
+    /// `x_prev = xⁿ`, then x̃ = x + h v + h² g (free particles); kinematic particles move
+    /// along their target.
     #[allow(clippy::type_complexity)] // the zipped SoA fields of one particle
     fn predict(&mut self, h: f64, fraction: f64, par: bool) {
         let g = self.settings.gravity;
         let p = &mut self.particles;
         let start = &self.kinematic_start;
-        let body = |(((x, v), (w, f)), (target, x0)): (
-            ((&mut Vector<D>, &mut Vector<D>), (&f64, &Vector<D>)),
+        let body = |((((x, x_prev), v), (w, f)), (target, x0)): (
+            (
+                ((&mut Vector<D>, &mut Vector<D>), &mut Vector<D>),
+                (&f64, &Vector<D>),
+            ),
             (&Option<Vector<D>>, &Vector<D>),
         )| {
+            *x_prev = *x;
             if *w > 0.0 {
                 *v += (g + f * *w) * h;
                 *x += *v * h;
@@ -508,12 +506,14 @@ impl<const D: usize> Simulation<D> {
         };
         if par {
             p.x.par_iter_mut()
+                .zip(p.x_prev.par_iter_mut())
                 .zip(p.v.par_iter_mut())
                 .zip(p.inv_mass.par_iter().zip(p.force.par_iter()))
                 .zip(p.kinematic_target.par_iter().zip(start.par_iter()))
                 .for_each(body);
         } else {
             p.x.iter_mut()
+                .zip(p.x_prev.iter_mut())
                 .zip(p.v.iter_mut())
                 .zip(p.inv_mass.iter().zip(p.force.iter()))
                 .zip(p.kinematic_target.iter().zip(start.iter()))

@@ -683,16 +683,21 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             }
         };
         if parallel && ctx.dedicated_pool && rayon::current_num_threads() > 1 {
-            // One broadcast per sweep: thread t runs tasks t, t + T, t + 2T, … of each colour and
-            // waits at a spinning barrier between colours (one synchronisation per colour, a
-            // few hundred nanoseconds, instead of a fork-join through rayon's queues). Only in
-            // a pool the simulation owns: every thread of it is free to join the broadcast.
+            // One broadcast per sweep: thread t runs the t-th of T contiguous slices of each
+            // colour's tasks and waits at a spinning barrier between colours (one
+            // synchronisation per colour, a few hundred nanoseconds, instead of a fork-join
+            // through rayon's queues). Tasks are in particle order (see `Schedule::greedy`), so
+            // a thread works on the same region of the mesh in every colour and its particles
+            // stay in its core's cache; with tasks dealt round-robin, every task boundary
+            // moved a row of particles between the cores at each colour. Only in a pool the
+            // simulation owns: every thread of it is free to join the broadcast.
             let barrier = SpinBarrier::new(rayon::current_num_threads());
             rayon::broadcast(|b| {
                 let (t, n_threads) = (b.index(), b.num_threads());
                 let mut s = scratch[t + 1].lock().expect("scratch lock");
                 for colour in &schedule.colours {
-                    for task in colour.iter().skip(t).step_by(n_threads) {
+                    let k = colour.len();
+                    for task in &colour[k * t / n_threads..k * (t + 1) / n_threads] {
                         run_task(task, &mut s);
                     }
                     barrier.wait();

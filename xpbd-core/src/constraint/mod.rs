@@ -157,8 +157,9 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         None
     }
 
-    /// Called at the start of each substep with `x_prev = x = xⁿ` (before prediction):
-    /// frozen per-step data (neighbour lists, contacts) is built here.
+    /// Called at the start of each substep with `x = xⁿ`, before prediction (which is also
+    /// when `x_prev` is set to `xⁿ`: here it still holds the previous substep's start), and
+    /// `v = vⁿ`: frozen per-step data (neighbour lists, contacts) is built here.
     fn begin_substep(&mut self, _particles: &Particles<D>, _ctx: &SubstepContext) {}
 
     /// Called at the end of each substep after velocities are updated (`v = (x − x_prev)/h`).
