@@ -15,7 +15,7 @@
 use nalgebra::{SMatrix, SVector};
 
 use crate::hencky;
-use crate::plasticity::{Lame, PlasticModel, PlasticState, principal, principal_from};
+use crate::plasticity::{principal, principal_from, Lame, PlasticModel, PlasticState};
 
 /// Below this value of `C` (J^{1/2}/m^{3/2}) the constraint is at rest and its gradient, `P/C`, is
 /// a 0/0 limit; it is then reported as `C = 0` with a zero gradient (no correction).
@@ -105,7 +105,56 @@ pub fn evaluate_from<const D: usize>(
     v_guess: &SMatrix<f64, D, D>,
 ) -> InelasticEvaluation<D> {
     let f_trial = (SMatrix::<f64, D, D>::identity() + dt_grad_v) * f_n;
-    let svd = principal_from(&f_trial, v_guess);
+    let core = evaluate_core(
+        &f_trial,
+        f_n,
+        lame,
+        model,
+        state,
+        dt,
+        plastic_in_loop,
+        v_guess,
+    );
+    let elastic_f = if plastic_in_loop && !matches!(model, PlasticModel::Elastic) {
+        core.svd.u * SMatrix::from_diagonal(&core.sigma) * core.svd.v_t
+    } else {
+        f_trial
+    };
+    InelasticEvaluation {
+        value: core.value,
+        energy_density: core.energy_density,
+        gradient_factor: core.gradient_factor,
+        elastic_f,
+        state: core.state,
+    }
+}
+
+/// What [`evaluate_from`] computes before assembling `F_E`: the SVD of `F_tr`, the projected
+/// strain and stretches, `C`, `Ψ`, `G` and the new state. The projection kernel
+/// ([`crate::projection`]) needs only `C` and `G`; with this inlined the rest is dead code there.
+pub(crate) struct EvaluationCore<const D: usize> {
+    pub svd: crate::plasticity::Principal<D>,
+    pub sigma: SVector<f64, D>,
+    pub value: f64,
+    pub energy_density: f64,
+    pub gradient_factor: SMatrix<f64, D, D>,
+    pub state: PlasticState,
+}
+
+/// The body of [`evaluate_from`] from `F_tr` (see there).
+#[allow(clippy::too_many_arguments)] // `evaluate_from` with F_tr
+#[inline(always)]
+pub(crate) fn evaluate_core<const D: usize>(
+    f_trial: &SMatrix<f64, D, D>,
+    f_n: &SMatrix<f64, D, D>,
+    lame: &Lame,
+    model: &PlasticModel,
+    state: &PlasticState,
+    dt: f64,
+    plastic_in_loop: bool,
+    v_guess: &SMatrix<f64, D, D>,
+) -> EvaluationCore<D> {
+    let svd = principal_from(f_trial, v_guess);
     let (eps, new_state) = if plastic_in_loop {
         model.project_strain(&svd.eps, state, lame, dt)
     } else {
@@ -120,11 +169,6 @@ pub fn evaluate_from<const D: usize>(
         svd.sigma
             .map(|s| s.max(crate::plasticity::MIN_SINGULAR_VALUE))
     };
-    let elastic_f = if plastic_in_loop && !matches!(model, PlasticModel::Elastic) {
-        svd.u * SMatrix::from_diagonal(&sigma) * svd.v_t
-    } else {
-        f_trial
-    };
     let energy_density = hencky::psi_from_strain(lame, &eps);
     let value = (2.0 * energy_density).max(0.0).sqrt();
     let gradient_factor = if value > C_AT_REST {
@@ -133,11 +177,12 @@ pub fn evaluate_from<const D: usize>(
     } else {
         SMatrix::zeros()
     };
-    InelasticEvaluation {
+    EvaluationCore {
+        svd,
+        sigma,
         value: if value > C_AT_REST { value } else { 0.0 },
         energy_density,
         gradient_factor,
-        elastic_f,
         state: new_state,
     }
 }

@@ -18,17 +18,18 @@ use std::time::Instant;
 
 use nalgebra::{SMatrix, SVector};
 use rayon::prelude::*;
-use xpbd_core::constraint::{ConstraintKind, SubstepContext};
+use xpbd_core::constraint::{ConstraintKind, DisjointSlice, SubstepContext};
 use xpbd_core::schedule::Schedule;
 use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGrid};
 use xpbd_core::{BuildError, Particles};
 
-use crate::constraint::{SplitTerm, evaluate_from, evaluate_split};
-use crate::correction::{DEFAULT_PINV_THRESHOLD, corrected_weights};
+use crate::constraint::{evaluate_from, evaluate_split, SplitTerm};
+use crate::correction::{corrected_weights, DEFAULT_PINV_THRESHOLD};
 use crate::error::XpbiError;
 use crate::kernel::WendlandC2;
 use crate::material::Material;
 use crate::plasticity::{Lame, PlasticState};
+use crate::projection::{project_run, ProjectionData};
 
 /// Rows per parallel work item when building the per-step data (fixed: thread-count independent).
 const ROWS_PER_CHUNK: usize = 512;
@@ -647,6 +648,24 @@ impl<const D: usize> XpbiContinuum<D> {
         };
     }
 
+    /// The per-step data the single-form projection kernel reads.
+    pub(crate) fn projection_data(&self) -> ProjectionData<'_, D> {
+        ProjectionData {
+            offsets: &self.stencil_offsets,
+            stencil: &self.stencil,
+            weights: &self.weights,
+            rest_moment: &self.rest_moment,
+            f: &self.f,
+            state: &self.state,
+            svd_guess: &self.svd_guess,
+            compliance: &self.inv_rest_volume,
+            lame: &self.lame,
+            model: &self.material.plasticity,
+            dt: self.dt,
+            plastic_in_loop: self.settings.plasticity_in_loop,
+        }
+    }
+
     /// Member (particle) of constraint `c`.
     #[inline]
     fn member_of(&self, c: usize) -> usize {
@@ -800,6 +819,26 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
             grad[k] = e.gradient_factor * q[k];
         }
         e.value
+    }
+
+    /// The single form projects its runs with [`crate::projection::project_run`] (fixed
+    /// layout, no per-neighbour gradient buffer); the split form uses the generic kernel.
+    #[inline]
+    unsafe fn project_closed_form_run(
+        &self,
+        order: &mut (impl Iterator<Item = usize> + Clone),
+        _disjoint: bool,
+        x: DisjointSlice<'_, SVector<f64, D>>,
+        w: &[f64],
+        lambda: DisjointSlice<'_, f64>,
+        inv_h2: f64,
+    ) -> Option<usize> {
+        if self.settings.constraint_form != ConstraintForm::Single {
+            return order.next();
+        }
+        // SAFETY: the caller's contract is project_run's.
+        unsafe { project_run(&self.projection_data(), order, x, w, lambda, inv_h2) };
+        None
     }
 
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {

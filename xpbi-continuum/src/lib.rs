@@ -46,6 +46,7 @@ pub mod kernel;
 pub mod material;
 pub mod observables;
 pub mod plasticity;
+mod projection;
 pub mod repose;
 pub mod sand_column;
 pub mod scene;

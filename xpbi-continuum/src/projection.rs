@@ -1,0 +1,487 @@
+//! The XPBD projection of a run of XPBI constraints (`ConstraintKind::project_closed_form_run`),
+//! written for the fixed layout of [`crate::continuum::XpbiContinuum`]: the stencil of particle
+//! `p` is `{p} ∪ N(p)` with frozen weights `q_k` stored contiguously, and `∇_{x_k} C_p = G q_k`
+//! for one `D × D` matrix `G` (see [`crate::constraint`]). The generic variable-arity kernel of
+//! the core copies the stencil into a scratch buffer, writes `|stencil|` gradients, then reads
+//! them twice; here nothing per neighbour is stored:
+//!
+//! ```text
+//! pass 1 (gather):  Δt∇v_p = Σ_{k≥1} (x_k − x_0) q_kᵀ − B_p,    S = Σ_k w_k q_k q_kᵀ
+//! evaluate:         C, G  (SVD of F_tr, return map, ∂C/∂F Fⁿᵀ)
+//! denominator:      Σ_k w_k |G q_k|² = Σ_k w_k q_kᵀ GᵀG q_k = Σ_ij (GᵀG)_ij S_ij
+//! XPBD:             Δλ = (−C − α̃λ) / (Σ_k w_k |G q_k|² + α̃),   λ ← λ + Δλ
+//! pass 2 (scatter): x_k ← x_k + w_k Δλ G q_k   (w_k > 0)
+//! ```
+//! which is the generic kernel's update (XPBD eq. 18 of Macklin et al. 2016, no damping) in exact
+//! arithmetic; only the summation order of the denominator differs (round-off).
+
+use nalgebra::{SMatrix, SVector};
+use xpbd_core::constraint::DisjointSlice;
+
+use crate::constraint::evaluate_core;
+use crate::plasticity::{Lame, PlasticModel, PlasticState};
+
+/// The per-step data of the single-form XPBI constraints that the projection reads.
+pub(crate) struct ProjectionData<'a, const D: usize> {
+    pub offsets: &'a [u32],
+    pub stencil: &'a [u32],
+    pub weights: &'a [SVector<f64, D>],
+    /// `B_p` (see `XpbiContinuum::rest_moment`).
+    pub rest_moment: &'a [SMatrix<f64, D, D>],
+    pub f: &'a [SMatrix<f64, D, D>],
+    pub state: &'a [PlasticState],
+    pub svd_guess: &'a [SMatrix<f64, D, D>],
+    /// Compliance α = 1/V⁰ per constraint.
+    pub compliance: &'a [f64],
+    pub lame: &'a Lame,
+    pub model: &'a PlasticModel,
+    pub dt: f64,
+    pub plastic_in_loop: bool,
+}
+
+/// Projects the constraints that `order` yields (module docs), in order, on the shared
+/// positions `x` and multipliers `lambda`. In 3D on a CPU with AVX the per-neighbour passes run
+/// four lanes wide with the same IEEE operations in the same order (no fused multiply-add), so
+/// the result is bit-identical to the scalar passes.
+///
+/// # Safety
+/// As `ConstraintKind::project_closed_form_run`: exclusive access to the stencils' positions
+/// and to the multipliers of the run; stencil indices below `x.len()`, constraints below
+/// `lambda.len()`.
+#[inline]
+pub(crate) unsafe fn project_run<const D: usize>(
+    data: &ProjectionData<'_, D>,
+    order: &mut impl Iterator<Item = usize>,
+    x: DisjointSlice<'_, SVector<f64, D>>,
+    w: &[f64],
+    lambda: DisjointSlice<'_, f64>,
+    inv_h2: f64,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if D == 3 && std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: AVX present, D == 3 (a position and a weight are three contiguous f64, a
+        // matrix nine, column-major); the rest is the caller's contract.
+        unsafe { project_with::<D, true>(data, order, x, w, lambda, inv_h2) };
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { project_with::<D, false>(data, order, x, w, lambda, inv_h2) };
+}
+
+/// [`project_run`] with the AVX passes (`AVX = true`, only for D = 3 on an AVX CPU) or the
+/// scalar ones.
+///
+/// # Safety
+/// As [`project_run`]; with `AVX`, D = 3 and the CPU has AVX.
+#[inline(always)]
+pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
+    data: &ProjectionData<'_, D>,
+    order: &mut impl Iterator<Item = usize>,
+    x: DisjointSlice<'_, SVector<f64, D>>,
+    w: &[f64],
+    lambda: DisjointSlice<'_, f64>,
+    inv_h2: f64,
+) {
+    for c in order {
+        let r = data.offsets[c] as usize..data.offsets[c + 1] as usize;
+        let idx = &data.stencil[r.clone()];
+        let q = &data.weights[r];
+        let mut g = -data.rest_moment[c];
+        let mut s = SMatrix::<f64, D, D>::zeros();
+        if AVX {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: D = 3 and AVX (caller); exclusive access, indices in range (caller).
+            unsafe {
+                avx::gather(
+                    idx,
+                    q.as_ptr().cast(),
+                    x.as_mut_ptr().cast(),
+                    w,
+                    g.as_mut_ptr(),
+                    s.as_mut_ptr(),
+                )
+            };
+        } else {
+            // SAFETY: exclusive access, indices in range (caller).
+            unsafe { gather_scalar(idx, q, x, w, &mut g, &mut s) };
+        }
+        let f_n = &data.f[c];
+        let f_trial = (SMatrix::<f64, D, D>::identity() + g) * f_n;
+        let e = evaluate_core(
+            &f_trial,
+            f_n,
+            data.lame,
+            data.model,
+            &data.state[c],
+            data.dt,
+            data.plastic_in_loop,
+            &data.svd_guess[c],
+        );
+        let gm = e.gradient_factor;
+        let wsum = (gm.transpose() * gm).component_mul(&s).sum();
+        let alpha_tilde = data.compliance[c] * inv_h2;
+        let denom = wsum + alpha_tilde;
+        if denom <= f64::MIN_POSITIVE {
+            continue;
+        }
+        // SAFETY: exclusive access to λ_c, in range (caller).
+        let l = unsafe { lambda.get(c) };
+        let dl = (-e.value - alpha_tilde * l) / denom;
+        // SAFETY: as above.
+        unsafe { lambda.set(c, l + dl) };
+        if dl == 0.0 {
+            continue;
+        }
+        if AVX {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for the gather.
+            unsafe {
+                avx::scatter(
+                    idx,
+                    q.as_ptr().cast(),
+                    x.as_mut_ptr().cast(),
+                    w,
+                    gm.as_ptr(),
+                    dl,
+                )
+            };
+        } else {
+            // SAFETY: as for the gather.
+            unsafe { scatter_scalar(idx, q, x, w, &gm, dl) };
+        }
+    }
+}
+
+/// Pass 1: `g += Σ_{k≥1} (x_k − x_0) q_kᵀ` and `s += Σ_k (w_k q_k) q_kᵀ`, element by element
+/// `g_ij ← g_ij + (x_k,i − x_0,i) q_k,j`, `s_ij ← s_ij + (q_k,i w_k) q_k,j` (the AVX pass does
+/// exactly these operations).
+///
+/// # Safety
+/// Exclusive access to the positions of `idx`, all below `x.len()`.
+#[inline(always)]
+unsafe fn gather_scalar<const D: usize>(
+    idx: &[u32],
+    q: &[SVector<f64, D>],
+    x: DisjointSlice<'_, SVector<f64, D>>,
+    w: &[f64],
+    g: &mut SMatrix<f64, D, D>,
+    s: &mut SMatrix<f64, D, D>,
+) {
+    // SAFETY: caller.
+    let x0 = unsafe { x.get(idx[0] as usize) };
+    for (k, (&p, qk)) in idx.iter().zip(q).enumerate() {
+        let p = p as usize;
+        // SAFETY: caller.
+        let d = unsafe { x.get(p) } - x0;
+        let wq = qk * w[p];
+        for j in 0..D {
+            for i in 0..D {
+                if k > 0 {
+                    g[(i, j)] += d[i] * qk[j];
+                }
+                s[(i, j)] += wq[i] * qk[j];
+            }
+        }
+    }
+}
+
+/// Pass 2: `x_k ← x_k + ((G q_k) (w_k Δλ))` for `w_k > 0`, with
+/// `(G q)_i = (G_i0 q_0 + G_i1 q_1) + G_i2 q_2 …` (left to right, as the AVX pass).
+///
+/// # Safety
+/// As [`gather_scalar`].
+#[inline(always)]
+unsafe fn scatter_scalar<const D: usize>(
+    idx: &[u32],
+    q: &[SVector<f64, D>],
+    x: DisjointSlice<'_, SVector<f64, D>>,
+    w: &[f64],
+    gm: &SMatrix<f64, D, D>,
+    dl: f64,
+) {
+    for (&p, qk) in idx.iter().zip(q) {
+        let p = p as usize;
+        let wk = w[p];
+        if wk > 0.0 {
+            let scale = wk * dl;
+            let mut gq = gm.column(0) * qk[0];
+            for j in 1..D {
+                gq += gm.column(j) * qk[j];
+            }
+            // SAFETY: caller.
+            unsafe { x.set(p, x.get(p) + gq * scale) };
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    //! The two per-neighbour passes of [`super::project_with`] for D = 3, one position (or one
+    //! column of a 3 × 3 matrix) per 256-bit register, the fourth lane masked off on loads and
+    //! stores (a full-width store would write the next particle's first coordinate, which
+    //! another thread may own).
+
+    use std::arch::x86_64::*;
+
+    /// Lanes 0–2 of a 256-bit register.
+    #[inline(always)]
+    unsafe fn mask3() -> __m256i {
+        unsafe { _mm256_setr_epi64x(-1, -1, -1, 0) }
+    }
+
+    /// See [`super::gather_scalar`]; `q` is `3 |idx|` f64, `x` three f64 per particle, `g`
+    /// and `s` nine f64 (column-major) that are read and updated.
+    ///
+    /// # Safety
+    /// AVX; exclusive access to the positions of `idx`, all in range; `q`, `g`, `s` valid.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn gather(
+        idx: &[u32],
+        q: *const f64,
+        x: *const f64,
+        w: &[f64],
+        g: *mut f64,
+        s: *mut f64,
+    ) {
+        unsafe {
+            let m = mask3();
+            let x0 = _mm256_maskload_pd(x.add(3 * idx[0] as usize), m);
+            let mut g0 = _mm256_maskload_pd(g, m);
+            let mut g1 = _mm256_maskload_pd(g.add(3), m);
+            let mut g2 = _mm256_maskload_pd(g.add(6), m);
+            let mut s0 = _mm256_maskload_pd(s, m);
+            let mut s1 = _mm256_maskload_pd(s.add(3), m);
+            let mut s2 = _mm256_maskload_pd(s.add(6), m);
+            for (k, &p) in idx.iter().enumerate() {
+                let p = p as usize;
+                let qk = q.add(3 * k);
+                let qv = _mm256_maskload_pd(qk, m);
+                let (b0, b1, b2) = (
+                    _mm256_broadcast_sd(&*qk),
+                    _mm256_broadcast_sd(&*qk.add(1)),
+                    _mm256_broadcast_sd(&*qk.add(2)),
+                );
+                if k > 0 {
+                    let d = _mm256_sub_pd(_mm256_maskload_pd(x.add(3 * p), m), x0);
+                    g0 = _mm256_add_pd(g0, _mm256_mul_pd(d, b0));
+                    g1 = _mm256_add_pd(g1, _mm256_mul_pd(d, b1));
+                    g2 = _mm256_add_pd(g2, _mm256_mul_pd(d, b2));
+                }
+                let wq = _mm256_mul_pd(qv, _mm256_set1_pd(w[p]));
+                s0 = _mm256_add_pd(s0, _mm256_mul_pd(wq, b0));
+                s1 = _mm256_add_pd(s1, _mm256_mul_pd(wq, b1));
+                s2 = _mm256_add_pd(s2, _mm256_mul_pd(wq, b2));
+            }
+            _mm256_maskstore_pd(g, m, g0);
+            _mm256_maskstore_pd(g.add(3), m, g1);
+            _mm256_maskstore_pd(g.add(6), m, g2);
+            _mm256_maskstore_pd(s, m, s0);
+            _mm256_maskstore_pd(s.add(3), m, s1);
+            _mm256_maskstore_pd(s.add(6), m, s2);
+        }
+    }
+
+    /// See [`super::scatter_scalar`]; `gm` nine f64, column-major.
+    ///
+    /// # Safety
+    /// As [`gather`].
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn scatter(
+        idx: &[u32],
+        q: *const f64,
+        x: *mut f64,
+        w: &[f64],
+        gm: *const f64,
+        dl: f64,
+    ) {
+        unsafe {
+            let m = mask3();
+            let c0 = _mm256_maskload_pd(gm, m);
+            let c1 = _mm256_maskload_pd(gm.add(3), m);
+            let c2 = _mm256_maskload_pd(gm.add(6), m);
+            for (k, &p) in idx.iter().enumerate() {
+                let p = p as usize;
+                let wk = w[p];
+                if wk > 0.0 {
+                    let qk = q.add(3 * k);
+                    let gq = _mm256_add_pd(
+                        _mm256_add_pd(
+                            _mm256_mul_pd(c0, _mm256_broadcast_sd(&*qk)),
+                            _mm256_mul_pd(c1, _mm256_broadcast_sd(&*qk.add(1))),
+                        ),
+                        _mm256_mul_pd(c2, _mm256_broadcast_sd(&*qk.add(2))),
+                    );
+                    let xp = x.add(3 * p);
+                    let xn = _mm256_add_pd(
+                        _mm256_maskload_pd(xp, m),
+                        _mm256_mul_pd(gq, _mm256_set1_pd(wk * dl)),
+                    );
+                    _mm256_maskstore_pd(xp, m, xn);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{SVector, Vector3};
+    use xpbd_core::constraint::{ConstraintKind, DisjointSlice, SubstepContext};
+    use xpbd_core::Particles;
+
+    use crate::continuum::{XpbiContinuum, XpbiSettings};
+    use crate::material::Material;
+    use crate::scene::lattice_box;
+
+    /// A 5 × 5 × 5 (3D) or 8 × 8 (2D) sand block after one substep's frozen data, with the
+    /// candidate positions sheared, compressed and jittered (elastic, Drucker–Prager cone and
+    /// tip cases) and one pinned particle.
+    fn perturbed<const D: usize>() -> (XpbiContinuum<D>, Particles<D>) {
+        let dx = 0.01;
+        let n = if D == 3 { 5.0 } else { 8.0 };
+        let pos = lattice_box(SVector::zeros(), SVector::repeat(n * dx), dx);
+        let mut p = Particles::<D>::new();
+        for x in &pos {
+            p.push(*x, 1.0);
+        }
+        p.inv_mass[3] = 0.0;
+        let members: Vec<u32> = (0..p.len() as u32).collect();
+        let volumes = vec![dx.powi(D as i32); p.len()];
+        let mut c = XpbiContinuum::new(
+            &p,
+            members,
+            volumes,
+            Material::sand(),
+            XpbiSettings::new(dx),
+        )
+        .unwrap();
+        let ctx = SubstepContext {
+            h: 1e-3,
+            substep: 0,
+            substeps: 1,
+            time: 0.0,
+            dedicated_pool: false,
+        };
+        c.begin_substep(&p, &ctx);
+        for (i, x) in p.x.iter_mut().enumerate() {
+            let t = i as f64;
+            let h = x[D - 1];
+            x[0] += 0.2 * h + 1e-4 * (1.7 * t).sin();
+            x[D - 1] -= 0.03 * h * (0.3 * t).cos().abs();
+            if D == 3 {
+                x[1] += 2e-4 * (2.3 * t).cos();
+            }
+        }
+        (c, p)
+    }
+
+    /// The generic XPBD update through `evaluate` (as the core's variable-arity kernel).
+    fn generic<const D: usize>(
+        c: &XpbiContinuum<D>,
+        x: &mut [SVector<f64, D>],
+        w: &[f64],
+        lambda: &mut [f64],
+        h: f64,
+    ) {
+        for k in 0..c.len() {
+            let idx = c.stencil(k).to_vec();
+            let xs: Vec<_> = idx.iter().map(|&i| x[i as usize]).collect();
+            let mut grad = vec![SVector::zeros(); idx.len()];
+            let value = c.evaluate(k, &xs, &mut grad);
+            let alpha_tilde = c.compliance(k) / (h * h);
+            let wsum: f64 = idx
+                .iter()
+                .zip(&grad)
+                .map(|(&i, g)| w[i as usize] * g.norm_squared())
+                .sum();
+            let dl = (-value - alpha_tilde * lambda[k]) / (wsum + alpha_tilde);
+            lambda[k] += dl;
+            for (&i, g) in idx.iter().zip(&grad) {
+                x[i as usize] += g * (w[i as usize] * dl);
+            }
+        }
+    }
+
+    fn run<const D: usize>(
+        c: &XpbiContinuum<D>,
+        x: &mut [SVector<f64, D>],
+        w: &[f64],
+        lambda: &mut [f64],
+        h: f64,
+        avx: bool,
+    ) {
+        let data = c.projection_data();
+        let mut order = 0..c.len();
+        let (xd, ld) = (DisjointSlice::new(x), DisjointSlice::new(lambda));
+        // SAFETY: one thread, stencils in range.
+        unsafe {
+            if avx {
+                super::project_with::<D, true>(&data, &mut order, xd, w, ld, 1.0 / (h * h))
+            } else {
+                super::project_with::<D, false>(&data, &mut order, xd, w, ld, 1.0 / (h * h))
+            }
+        }
+    }
+
+    /// Two Gauss–Seidel sweeps of the run kernel equal the generic kernel to round-off.
+    fn matches_generic<const D: usize>() {
+        let (c, p) = perturbed::<D>();
+        let h = 1e-3;
+        let (mut xa, mut la) = (p.x.clone(), vec![0.0; c.len()]);
+        let (mut xb, mut lb) = (p.x.clone(), vec![0.0; c.len()]);
+        for _ in 0..2 {
+            generic(&c, &mut xa, &p.inv_mass, &mut la, h);
+            run(&c, &mut xb, &p.inv_mass, &mut lb, h, false);
+        }
+        let moved = xa
+            .iter()
+            .zip(&p.x)
+            .map(|(a, b)| (a - b).norm())
+            .fold(0.0, f64::max);
+        assert!(moved > 1e-6, "the sweep must do something: {moved}");
+        assert!(la.iter().filter(|l| **l != 0.0).count() > c.len() / 2);
+        for (a, b) in xa.iter().zip(&xb) {
+            assert!((a - b).norm() <= 1e-12 * moved, "{a} vs {b}");
+        }
+        for (a, b) in la.iter().zip(&lb) {
+            assert!((a - b).abs() <= 1e-10 * a.abs().max(1e-12), "{a} vs {b}");
+        }
+        assert_eq!(xb[3], p.x[3], "pinned particle moved");
+    }
+
+    #[test]
+    fn run_kernel_matches_generic_kernel_3d() {
+        matches_generic::<3>();
+    }
+
+    #[test]
+    fn run_kernel_matches_generic_kernel_2d() {
+        matches_generic::<2>();
+    }
+
+    /// The AVX passes are the scalar passes bit for bit.
+    #[test]
+    fn avx_passes_are_bit_identical() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        let (c, p) = perturbed::<3>();
+        let (mut xa, mut la) = (p.x.clone(), vec![0.0; c.len()]);
+        let (mut xb, mut lb) = (p.x.clone(), vec![0.0; c.len()]);
+        for _ in 0..3 {
+            run(&c, &mut xa, &p.inv_mass, &mut la, 1e-3, false);
+            run(&c, &mut xb, &p.inv_mass, &mut lb, 1e-3, true);
+        }
+        assert_ne!(xa, p.x);
+        let bits = |v: &[Vector3<f64>]| -> Vec<u64> {
+            v.iter()
+                .flat_map(|x| x.iter().map(|c| c.to_bits()))
+                .collect()
+        };
+        assert_eq!(bits(&xa), bits(&xb));
+        assert_eq!(
+            la.iter().map(|l| l.to_bits()).collect::<Vec<_>>(),
+            lb.iter().map(|l| l.to_bits()).collect::<Vec<_>>()
+        );
+    }
+}
