@@ -467,6 +467,17 @@ mod simd {
         n_lambda: usize,
         inv_h2: f64,
     ) {
+        // One range check per array and one per index below, instead of one per access (24
+        // per group of four).
+        let n_c = pairs.len();
+        if rest.len() != n_c
+            || compliance.len() != n_c
+            || damping.len() != n_c
+            || n_lambda < n_c
+            || w.len() < n_x
+        {
+            return;
+        }
         loop {
             let mut ahead = order.clone();
             let (Some(c0), Some(c1), Some(c2), Some(c3)) =
@@ -474,19 +485,26 @@ mod simd {
             else {
                 return;
             };
-            if damping[c0] != 0.0 || damping[c1] != 0.0 || damping[c2] != 0.0 || damping[c3] != 0.0
+            assert!(c0.max(c1).max(c2).max(c3) < n_c, "constraint out of range");
+            // SAFETY: every per-constraint array has n_c entries (checked above).
+            let at = |a: &[f64], c: usize| unsafe { *a.get_unchecked(c) };
+            if at(damping, c0) != 0.0
+                || at(damping, c1) != 0.0
+                || at(damping, c2) != 0.0
+                || at(damping, c3) != 0.0
             {
                 return;
             }
-            let [i0, j0] = pairs[c0].map(|p| p as usize);
-            let [i1, j1] = pairs[c1].map(|p| p as usize);
-            let [i2, j2] = pairs[c2].map(|p| p as usize);
-            let [i3, j3] = pairs[c3].map(|p| p as usize);
+            // SAFETY: as above.
+            let pair = |c: usize| unsafe { pairs.get_unchecked(c).map(|p| p as usize) };
+            let ([i0, j0], [i1, j1], [i2, j2], [i3, j3]) = (pair(c0), pair(c1), pair(c2), pair(c3));
             assert!(
-                i0.max(j0).max(i1).max(j1).max(i2).max(j2).max(i3).max(j3) < n_x
-                    && c0.max(c1).max(c2).max(c3) < n_lambda,
+                i0.max(j0).max(i1).max(j1).max(i2).max(j2).max(i3).max(j3) < n_x,
                 "stencil out of range"
             );
+            let (rest, compliance) = (|c: usize| at(rest, c), |c: usize| at(compliance, c));
+            // SAFETY: w has at least n_x entries (checked above), the particles are in range.
+            let w = |p: usize| unsafe { *w.get_unchecked(p) };
             // SAFETY (loads and stores): in range (asserted) and exclusive (caller).
             unsafe {
                 let pi = [x.add(3 * i0), x.add(3 * i1), x.add(3 * i2), x.add(3 * i3)];
@@ -510,13 +528,13 @@ mod simd {
                     _mm256_mul_pd(d[2], d[2]),
                 );
                 let len = _mm256_sqrt_pd(len2);
-                let w0 = _mm256_set_pd(w[i3], w[i2], w[i1], w[i0]);
-                let w1 = _mm256_set_pd(w[j3], w[j2], w[j1], w[j0]);
+                let w0 = _mm256_set_pd(w(i3), w(i2), w(i1), w(i0));
+                let w1 = _mm256_set_pd(w(j3), w(j2), w(j1), w(j0));
                 let alpha = _mm256_set_pd(
-                    compliance[c3],
-                    compliance[c2],
-                    compliance[c1],
-                    compliance[c0],
+                    compliance(c3),
+                    compliance(c2),
+                    compliance(c1),
+                    compliance(c0),
                 );
                 let alpha_tilde = _mm256_mul_pd(alpha, _mm256_set1_pd(inv_h2));
                 let denom = _mm256_add_pd(_mm256_add_pd(w0, w1), alpha_tilde);
@@ -527,7 +545,7 @@ mod simd {
                     _mm256_cmp_pd::<_CMP_NLE_UQ>(denom, _mm256_set1_pd(f64::MIN_POSITIVE)),
                 );
                 let lam = _mm256_set_pd(*pl[3], *pl[2], *pl[1], *pl[0]);
-                let rest4 = _mm256_set_pd(rest[c3], rest[c2], rest[c1], rest[c0]);
+                let rest4 = _mm256_set_pd(rest(c3), rest(c2), rest(c1), rest(c0));
                 let num = _mm256_sub_pd(_mm256_sub_pd(rest4, len), _mm256_mul_pd(alpha_tilde, lam));
                 let den = _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_mul_pd(denom, len), ok);
                 let s = _mm256_div_pd(num, den);
