@@ -209,6 +209,8 @@ pub struct Simulation<const D: usize> {
     jacobi_count: Vec<u32>,
     jacobi_counts_stale: bool,
     blocks_dynamic: bool,
+    /// No particle has an external force (checked at each step; hooks do not add forces).
+    forces_zero: bool,
     report: StepReport,
 }
 
@@ -232,6 +234,7 @@ impl<const D: usize> Simulation<D> {
             jacobi_count: Vec::new(),
             jacobi_counts_stale: true,
             blocks_dynamic: false,
+            forces_zero: false,
             report: StepReport::default(),
         };
         sim.ensure_pool()?;
@@ -399,6 +402,11 @@ impl<const D: usize> Simulation<D> {
         if self.prepared_particles != self.particles.len() {
             self.prepare();
         }
+        self.forces_zero = self
+            .particles
+            .force
+            .iter()
+            .all(|f| f.iter().all(|c| *c == 0.0));
         self.backup_x.copy_from_slice(&self.particles.x);
         self.backup_v.copy_from_slice(&self.particles.v);
         self.kinematic_start.copy_from_slice(&self.particles.x);
@@ -484,9 +492,21 @@ impl<const D: usize> Simulation<D> {
 
     /// `x_prev = xⁿ`, then x̃ = x + h v + h² g (free particles); kinematic particles move
     /// along their target.
-    #[allow(clippy::type_complexity)] // the zipped SoA fields of one particle
     fn predict(&mut self, h: f64, fraction: f64, par: bool) {
+        if self.forces_zero {
+            self.predict_with::<false>(h, fraction, par);
+        } else {
+            self.predict_with::<true>(h, fraction, par);
+        }
+    }
+
+    /// [`Simulation::predict`]; without `FORCES` (no particle has an external force) the force
+    /// array is not read and `h g` is computed once: `(g + 0 w) h = g h` exactly, so both give
+    /// the same bits.
+    #[allow(clippy::type_complexity)] // the zipped SoA fields of one particle
+    fn predict_with<const FORCES: bool>(&mut self, h: f64, fraction: f64, par: bool) {
         let g = self.settings.gravity;
+        let gh = g * h;
         let p = &mut self.particles;
         let start = &self.kinematic_start;
         let body = |((((x, x_prev), v), (w, f)), (target, x0)): (
@@ -498,7 +518,11 @@ impl<const D: usize> Simulation<D> {
         )| {
             *x_prev = *x;
             if *w > 0.0 {
-                *v += (g + f * *w) * h;
+                if FORCES {
+                    *v += (g + f * *w) * h;
+                } else {
+                    *v += gh;
+                }
                 *x += *v * h;
             } else if let Some(t) = target {
                 *x = x0 + (t - x0) * fraction;
@@ -594,7 +618,7 @@ impl<const D: usize> Simulation<D> {
         let inv_h = 1.0 / h;
         let body = |((v, x), (xp, w)): ((&mut Vector<D>, &Vector<D>), (&Vector<D>, &f64))| -> bool {
             *v = (x - xp) * inv_h;
-            if *w > 0.0 {
+            if *w > 0.0 && damp != 1.0 {
                 *v *= damp;
             }
             // NaN compares false, so a non-finite velocity fails this test too.
