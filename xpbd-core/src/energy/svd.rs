@@ -61,10 +61,14 @@ pub fn rotation_variant_svd_from<const D: usize>(
 }
 
 /// One-sided Jacobi on `a = F V₀` accumulating `V = V₀ · rotations`.
+///
+/// The columns are kept as plain arrays (`[[f64; D]; D]`, column `j` = `cols[j]`) so that the
+/// pair loops unroll for the small `D` of interest; the arithmetic (and hence the result, bit
+/// for bit) is that of the textbook loop over `a[(k, p)]`.
 fn jacobi_svd<const D: usize>(
     f: &SMatrix<f64, D, D>,
-    mut a: SMatrix<f64, D, D>,
-    mut v: SMatrix<f64, D, D>,
+    a: SMatrix<f64, D, D>,
+    v: SMatrix<f64, D, D>,
 ) -> (SMatrix<f64, D, D>, SVector<f64, D>, SMatrix<f64, D, D>) {
     let scale = f.abs().max();
     if scale == 0.0 || !scale.is_finite() {
@@ -72,53 +76,65 @@ fn jacobi_svd<const D: usize>(
         let sigma = SVector::<f64, D>::from_fn(|i, _| f[(i, i)]);
         return (SMatrix::identity(), sigma, SMatrix::identity());
     }
+    let mut a: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| a[(i, j)]));
+    let mut v: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| v[(i, j)]));
     for _ in 0..MAX_SWEEPS {
-        let mut rotated = false;
-        for p in 0..D {
-            for q in (p + 1)..D {
-                let alpha = a.column(p).norm_squared();
-                let beta = a.column(q).norm_squared();
-                let gamma = a.column(p).dot(&a.column(q));
-                if gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() || gamma == 0.0 {
-                    continue;
-                }
-                rotated = true;
-                let zeta = (beta - alpha) / (2.0 * gamma);
-                let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
-                let c = 1.0 / (1.0 + t * t).sqrt();
-                let s = c * t;
-                for k in 0..D {
-                    let (ap, aq) = (a[(k, p)], a[(k, q)]);
-                    a[(k, p)] = c * ap - s * aq;
-                    a[(k, q)] = s * ap + c * aq;
-                    let (vp, vq) = (v[(k, p)], v[(k, q)]);
-                    v[(k, p)] = c * vp - s * vq;
-                    v[(k, q)] = s * vp + c * vq;
-                }
+        // The pairs in cyclic order; spelled out for D ≤ 3 so that every index is a constant.
+        let rotated = match D {
+            2 => jacobi_pair(&mut a, &mut v, 0, 1),
+            3 => {
+                let r01 = jacobi_pair(&mut a, &mut v, 0, 1);
+                let r02 = jacobi_pair(&mut a, &mut v, 0, 2);
+                let r12 = jacobi_pair(&mut a, &mut v, 1, 2);
+                r01 | r02 | r12
             }
-        }
+            _ => {
+                let mut rotated = false;
+                for p in 0..D {
+                    for q in (p + 1)..D {
+                        rotated |= jacobi_pair(&mut a, &mut v, p, q);
+                    }
+                }
+                rotated
+            }
+        };
         if !rotated {
             break;
         }
     }
-    // Column norms are the singular values; sort them in decreasing order.
-    let norms: [f64; D] = core::array::from_fn(|j| a.column(j).norm());
+    // Column norms are the singular values; sort them in decreasing order (stable insertion
+    // sort: equal norms keep their column order).
+    let norms: [f64; D] = core::array::from_fn(|j| dot(&a[j], &a[j]).sqrt());
     let mut order: [usize; D] = core::array::from_fn(|j| j);
-    order.sort_by(|&i, &j| norms[j].total_cmp(&norms[i]));
+    for i in 1..D {
+        let mut j = i;
+        while j > 0 && norms[order[j - 1]].total_cmp(&norms[order[j]]).is_lt() {
+            order.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let mut u = SMatrix::<f64, D, D>::zeros();
     let mut v_sorted = SMatrix::<f64, D, D>::zeros();
     let mut sigma = SVector::<f64, D>::zeros();
     let tiny = scale * f64::EPSILON * 4.0;
+    let mut degenerate = false;
     for (dst, &src) in order.iter().enumerate() {
         sigma[dst] = norms[src];
-        v_sorted.set_column(dst, &v.column(src));
+        for k in 0..D {
+            v_sorted[(k, dst)] = v[src][k];
+        }
         if norms[src] > tiny {
-            u.set_column(dst, &(a.column(src) / norms[src]));
+            for k in 0..D {
+                u[(k, dst)] = a[src][k] / norms[src];
+            }
         } else {
             sigma[dst] = 0.0;
+            degenerate = true;
         }
     }
-    complete_orthonormal_columns(&mut u, &sigma, tiny);
+    if degenerate {
+        complete_orthonormal_columns(&mut u, &sigma, tiny);
+    }
     // Make U and V proper rotations; the sign goes on the smallest singular value.
     if determinant(&u) < 0.0 {
         negate_column(&mut u, D - 1);
@@ -129,6 +145,51 @@ fn jacobi_svd<const D: usize>(
         sigma[D - 1] = -sigma[D - 1];
     }
     (u, sigma, v_sorted)
+}
+
+/// Column dot product `Σ_k x_k y_k`, summed left to right.
+#[inline(always)]
+fn dot<const D: usize>(x: &[f64; D], y: &[f64; D]) -> f64 {
+    let mut s = x[0] * y[0];
+    for k in 1..D {
+        s += x[k] * y[k];
+    }
+    s
+}
+
+/// One Jacobi rotation of columns `p < q` (Demmel & Veselić 1992): skipped when they are
+/// orthogonal to working precision, `|a_p · a_q| ≤ ε ‖a_p‖ ‖a_q‖`; otherwise the rotation that
+/// zeroes `a_p · a_q`, applied to `a` and accumulated in `v`. Returns whether it rotated.
+#[inline(always)]
+fn jacobi_pair<const D: usize>(
+    a: &mut [[f64; D]; D],
+    v: &mut [[f64; D]; D],
+    p: usize,
+    q: usize,
+) -> bool {
+    let alpha = dot(&a[p], &a[p]);
+    let beta = dot(&a[q], &a[q]);
+    let gamma = dot(&a[p], &a[q]);
+    if gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() || gamma == 0.0 {
+        return false;
+    }
+    let zeta = (beta - alpha) / (2.0 * gamma);
+    let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
+    let c = 1.0 / (1.0 + t * t).sqrt();
+    let s = c * t;
+    rotate(a, p, q, c, s);
+    rotate(v, p, q, c, s);
+    true
+}
+
+/// Columns `p`, `q` of `m` ← `(c m_p − s m_q, s m_p + c m_q)`.
+#[inline(always)]
+fn rotate<const D: usize>(m: &mut [[f64; D]; D], p: usize, q: usize, c: f64, s: f64) {
+    for k in 0..D {
+        let (mp, mq) = (m[p][k], m[q][k]);
+        m[p][k] = c * mp - s * mq;
+        m[q][k] = s * mp + c * mq;
+    }
 }
 
 fn negate_column<const D: usize>(m: &mut SMatrix<f64, D, D>, j: usize) {
