@@ -114,6 +114,7 @@ pub fn evaluate_from<const D: usize>(
         dt,
         plastic_in_loop,
         v_guess,
+        None,
     );
     let elastic_f = if plastic_in_loop && !matches!(model, PlasticModel::Elastic) {
         core.svd.u * SMatrix::from_diagonal(&core.sigma) * core.svd.v_t
@@ -127,6 +128,40 @@ pub fn evaluate_from<const D: usize>(
         elastic_f,
         state: core.state,
     }
+}
+
+/// `(C, G)` of [`evaluate_from`] at the trial gradient `F_tr = (I + Δt∇v) Fⁿ`: what the XPBD
+/// projection needs (`dp_alpha`: [`PlasticModel::constant_dp_alpha`]). Both the generic
+/// `evaluate` and the run kernel go through here, so they agree bit for bit.
+///
+/// (Measured and not kept: skipping the SVD for cohesionless Drucker–Prager in expansion,
+/// `det F_tr > 1`, where `C = 0` and `G = 0` exactly; 0.4 % of the evaluations of the sand
+/// column benchmark take that branch, fewer than the determinant costs.)
+#[allow(clippy::too_many_arguments)] // `evaluate_core`'s arguments
+#[inline(always)]
+pub(crate) fn value_and_gradient<const D: usize>(
+    f_trial: &SMatrix<f64, D, D>,
+    f_n: &SMatrix<f64, D, D>,
+    lame: &Lame,
+    model: &PlasticModel,
+    state: &PlasticState,
+    dt: f64,
+    plastic_in_loop: bool,
+    v_guess: &SMatrix<f64, D, D>,
+    dp_alpha: Option<f64>,
+) -> (f64, SMatrix<f64, D, D>) {
+    let e = evaluate_core(
+        f_trial,
+        f_n,
+        lame,
+        model,
+        state,
+        dt,
+        plastic_in_loop,
+        v_guess,
+        dp_alpha,
+    );
+    (e.value, e.gradient_factor)
 }
 
 /// What [`evaluate_from`] computes before assembling `F_E`: the SVD of `F_tr`, the projected
@@ -153,10 +188,11 @@ pub(crate) fn evaluate_core<const D: usize>(
     dt: f64,
     plastic_in_loop: bool,
     v_guess: &SMatrix<f64, D, D>,
+    dp_alpha: Option<f64>,
 ) -> EvaluationCore<D> {
     let svd = principal_from(f_trial, v_guess);
     let (eps, new_state) = if plastic_in_loop {
-        model.project_strain(&svd.eps, state, lame, dt)
+        model.project_strain_with(&svd.eps, state, lame, dt, dp_alpha)
     } else {
         (svd.eps, *state)
     };

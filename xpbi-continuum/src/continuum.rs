@@ -23,7 +23,7 @@ use xpbd_core::schedule::Schedule;
 use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGrid};
 use xpbd_core::{BuildError, Particles};
 
-use crate::constraint::{evaluate_from, evaluate_split, SplitTerm};
+use crate::constraint::{evaluate_split, value_and_gradient, SplitTerm};
 use crate::correction::{corrected_weights, DEFAULT_PINV_THRESHOLD};
 use crate::error::XpbiError;
 use crate::kernel::WendlandC2;
@@ -179,6 +179,8 @@ pub struct XpbiContinuum<const D: usize> {
     settings: XpbiSettings,
     material: Material,
     lame: Lame,
+    /// `material.plasticity.constant_dp_alpha()` (computed once).
+    dp_alpha: Option<f64>,
     kernel: WendlandC2<D>,
     members: Vec<u32>,
     /// Global particle id → member index (u32::MAX for non-members).
@@ -284,6 +286,7 @@ impl<const D: usize> XpbiContinuum<D> {
             settings,
             material,
             lame: material.lame(),
+            dp_alpha: material.plasticity.constant_dp_alpha(),
             kernel,
             inv_rest_volume: rest_volume.iter().map(|v| 1.0 / v).collect(),
             rest_volume,
@@ -663,6 +666,7 @@ impl<const D: usize> XpbiContinuum<D> {
             model: &self.material.plasticity,
             dt: self.dt,
             plastic_in_loop: self.settings.plasticity_in_loop,
+            dp_alpha: self.dp_alpha,
         }
     }
 
@@ -800,9 +804,9 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
             &self.state[c],
             self.settings.plasticity_in_loop,
         );
-        let e = match term {
-            None => evaluate_from(
-                &g,
+        let (value, gradient_factor) = match term {
+            None => value_and_gradient(
+                &((SMatrix::<f64, D, D>::identity() + g) * self.f[c]),
                 &self.f[c],
                 &self.lame,
                 model,
@@ -810,15 +814,19 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
                 self.dt,
                 in_loop,
                 &self.svd_guess[c],
+                self.dp_alpha,
             ),
-            Some(t) => evaluate_split(
-                &g, &self.f[c], &self.lame, model, state, self.dt, in_loop, t,
-            ),
+            Some(t) => {
+                let e = evaluate_split(
+                    &g, &self.f[c], &self.lame, model, state, self.dt, in_loop, t,
+                );
+                (e.value, e.gradient_factor)
+            }
         };
         for k in 0..idx.len() {
-            grad[k] = e.gradient_factor * q[k];
+            grad[k] = gradient_factor * q[k];
         }
-        e.value
+        value
     }
 
     /// The single form projects its runs with [`crate::projection::project_run`] (fixed

@@ -18,7 +18,7 @@
 use nalgebra::{SMatrix, SVector};
 use xpbd_core::constraint::DisjointSlice;
 
-use crate::constraint::evaluate_core;
+use crate::constraint::value_and_gradient;
 use crate::plasticity::{Lame, PlasticModel, PlasticState};
 
 /// The per-step data of the single-form XPBI constraints that the projection reads.
@@ -37,6 +37,8 @@ pub(crate) struct ProjectionData<'a, const D: usize> {
     pub model: &'a PlasticModel,
     pub dt: f64,
     pub plastic_in_loop: bool,
+    /// `PlasticModel::constant_dp_alpha` of the model.
+    pub dp_alpha: Option<f64>,
 }
 
 /// Projects the constraints that `order` yields (module docs), in order, on the shared
@@ -107,7 +109,7 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
         }
         let f_n = &data.f[c];
         let f_trial = (SMatrix::<f64, D, D>::identity() + g) * f_n;
-        let e = evaluate_core(
+        let (value, gm) = value_and_gradient(
             &f_trial,
             f_n,
             data.lame,
@@ -116,8 +118,8 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
             data.dt,
             data.plastic_in_loop,
             &data.svd_guess[c],
+            data.dp_alpha,
         );
-        let gm = e.gradient_factor;
         let wsum = (gm.transpose() * gm).component_mul(&s).sum();
         let alpha_tilde = data.compliance[c] * inv_h2;
         let denom = wsum + alpha_tilde;
@@ -126,7 +128,7 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
         }
         // SAFETY: exclusive access to λ_c, in range (caller).
         let l = unsafe { lambda.get(c) };
-        let dl = (-e.value - alpha_tilde * l) / denom;
+        let dl = (-value - alpha_tilde * l) / denom;
         // SAFETY: as above.
         unsafe { lambda.set(c, l + dl) };
         if dl == 0.0 {

@@ -16,7 +16,7 @@
 
 use nalgebra::SVector;
 
-use super::{Lame, PlasticState, check_finite_nonneg, check_friction_angle, deviatoric};
+use super::{check_finite_nonneg, check_friction_angle, deviatoric, Lame, PlasticState};
 use crate::error::XpbiError;
 
 /// `α_DP(φ) = sqrt(2/3) · 2 sin φ / (3 − sin φ)` for a friction angle in degrees (Klár et al. 2016).
@@ -117,6 +117,19 @@ impl DruckerPrager {
         state: &PlasticState,
         lame: &Lame,
     ) -> (SVector<f64, D>, PlasticState) {
+        self.project_with(eps, state, lame, None)
+    }
+
+    /// [`DruckerPrager::project`] with `α_DP` given when it does not depend on the state
+    /// (no hardening: computed once instead of a sine per call); `None` computes it.
+    #[inline]
+    pub(super) fn project_with<const D: usize>(
+        &self,
+        eps: &SVector<f64, D>,
+        state: &PlasticState,
+        lame: &Lame,
+        alpha: Option<f64>,
+    ) -> (SVector<f64, D>, PlasticState) {
         let d = D as f64;
         let vc = if self.volume_correction {
             state.volume_correction
@@ -128,7 +141,7 @@ impl DruckerPrager {
         let trace = eps_s.sum();
         let dev = deviatoric(&eps_s);
         let dev_norm = dev.norm();
-        let alpha = drucker_prager_alpha(self.friction_angle_at(state));
+        let alpha = alpha.unwrap_or_else(|| drucker_prager_alpha(self.friction_angle_at(state)));
         let mut next = *state;
         let eps_new = if trace >= 0.0 {
             next.hardening += eps_s.norm();

@@ -21,8 +21,8 @@ mod herschel_bulkley;
 mod nacc;
 mod von_mises;
 
-pub use drucker_prager::{DruckerPrager, KlarHardening, drucker_prager_alpha};
-pub use herschel_bulkley::{HerschelBulkley, solve_herschel_bulkley};
+pub use drucker_prager::{drucker_prager_alpha, DruckerPrager, KlarHardening};
+pub use herschel_bulkley::{solve_herschel_bulkley, HerschelBulkley};
 pub use nacc::Nacc;
 pub use von_mises::VonMises;
 
@@ -104,6 +104,34 @@ impl PlasticModel {
             Self::DruckerPrager(m) => m.project(eps, state, lame),
             Self::Nacc(m) => m.project(eps, state, lame),
             Self::HerschelBulkley(m) => m.project(eps, state, lame, dt),
+        }
+    }
+
+    /// `α_DP` when it is the same for every state (Drucker–Prager without hardening), to be
+    /// passed to [`PlasticModel::project_strain_with`]; `None` otherwise.
+    pub(crate) fn constant_dp_alpha(&self) -> Option<f64> {
+        match self {
+            Self::DruckerPrager(m) if m.hardening.is_none() => {
+                Some(drucker_prager_alpha(m.friction_angle))
+            }
+            _ => None,
+        }
+    }
+
+    /// [`PlasticModel::project_strain`] with the constant `α_DP` of
+    /// [`PlasticModel::constant_dp_alpha`] (or `None`): the same result without a sine per call.
+    #[inline]
+    pub(crate) fn project_strain_with<const D: usize>(
+        &self,
+        eps: &SVector<f64, D>,
+        state: &PlasticState,
+        lame: &Lame,
+        dt: f64,
+        dp_alpha: Option<f64>,
+    ) -> (SVector<f64, D>, PlasticState) {
+        match self {
+            Self::DruckerPrager(m) => m.project_with(eps, state, lame, dp_alpha),
+            _ => self.project_strain(eps, state, lame, dt),
         }
     }
 
