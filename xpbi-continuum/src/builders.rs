@@ -68,6 +68,34 @@ pub fn snow_ball_scene<const D: usize>(
     Ok(scene)
 }
 
+/// Sets the hardening variable of every continuum particle to `hardening` (NACC: `α = ln J_p`,
+/// so `α < 0` is snow already compacted, with compression cap `p₀ = κ(1e-5 + sinh(−ξα))` and
+/// cohesion `βp₀`; Drucker–Prager / von Mises: the accumulated plastic strain). F and the
+/// Drucker–Prager volume correction are kept.
+///
+/// ```
+/// use xpbi_continuum::builders::{set_initial_hardening, snow_ball_scene};
+/// use xpbi_continuum::scene::SceneOptions;
+/// let mut s = snow_ball_scene::<2>(0.05, 0.07, 3.0, SceneOptions::new(0.01)).unwrap();
+/// set_initial_hardening(&mut s, 0.97f64.ln()).unwrap();
+/// assert!(s.continuum().plastic_states().iter().all(|p| (p.hardening - 0.97f64.ln()).abs() < 1e-15));
+/// assert!(set_initial_hardening(&mut s, f64::NAN).is_err());
+/// ```
+pub fn set_initial_hardening<const D: usize>(
+    scene: &mut ContinuumScene<D>,
+    hardening: f64,
+) -> Result<(), XpbiError> {
+    let per = crate::continuum::XpbiContinuum::<D>::STATE_PER_MEMBER;
+    let c = scene.continuum_mut();
+    let n = c.members().len();
+    let mut state = c.state_vector();
+    for m in 0..n {
+        state[m * per + D * D] = hardening;
+    }
+    c.set_state_vector(&state)?;
+    Ok(())
+}
+
 /// A bar of `length` along axis 0 and square cross-section `thickness`, its lowest face at
 /// `height`; particles with `x₀ < clamp` are returned as the clamped set.
 pub fn bar<const D: usize>(

@@ -6,13 +6,30 @@
 //! Stated tolerance (see `tests/heavy.rs`): the footprints agree within 30 % and the heights
 //! within 15 %. The impact splashes, which makes the footprint sensitive to round-off: two
 //! builds of the same maths measured footprints 0.391 / 0.310 m and heights 0.0482 / 0.0526 m
-//! (Δx = 5 mm), so a tighter tolerance would test the splash's chaos, not the step size. At
-//! Δx = 2.5 mm the splash is wider still (measured 0.736 / 0.234 m: outside the tolerance);
-//! the 25th–75th percentile width (the bulk of the deposit) is reported alongside.
+//! (Δx = 5 mm), so a tighter tolerance would test the splash's chaos, not the step size.
+//!
+//! Measured with the default position-correction radius r = 1.1Δx (`cargo run -p
+//! xpbi-continuum --release --example validation_sweep -- snow DX DT 0`), footprint at Δt =
+//! 1e-4 / 5e-4 s:
+//!
+//! * Δx = 5 mm (316 particles): 0.579 / 0.495 m (14.6 %), heights 0.0494 / 0.0533 m (8.1 %):
+//!   within the tolerance (r = Δx: 25–28 %);
+//! * Δx = 2.5 mm (1264 particles): 0.678 / 0.294 m (57 %; r = Δx: 0.677 / 0.215, 68 %), heights
+//!   0.0484 / 0.0683 m: outside. Footprint against Δt at 2.5 mm: 0.678 (1e-4), 0.707 (2e-4),
+//!   0.645 (3e-4), 0.521 (4e-4), 0.294 m (5e-4): converged up to a Courant number
+//!   `v Δt / Δx` ≈ 0.5 at the 3 m/s impact, then the splash collapses; at 5 mm Δt = 5e-4 s
+//!   is Courant 0.3. More iterations at 5e-4 s narrow it further (50: 0.195 m), while at 1e-4 s
+//!   30 iterations or XSPH off leave it (0.664, 0.671 m): the large step, not the chaos, loses
+//!   the lateral jet.
+//!
+//! Initial hardening (snow packed into a ball, [`snow_footprint_with`]) was tried and is not
+//! the default: `ln J_p0 = ln 0.97` gives 0.593 / 0.456 m (23 %) but heights 0.078 / 0.047 m
+//! (40 %) at 5 mm, and at 2.5 mm the Δt = 5e-4 s run exceeds the CFL bound (a particle at
+//! 4.4 m/s, faster than the impact); `ln J_p0 = −0.01`: 31 %, `−0.05`: 36 % (5 mm).
 
 use nalgebra::SVector;
 
-use crate::builders::snow_ball_scene;
+use crate::builders::{set_initial_hardening, snow_ball_scene};
 use crate::error::XpbiError;
 use crate::observables::percentile;
 use crate::scene::SceneOptions;
@@ -66,7 +83,18 @@ pub fn snow_footprint<const D: usize>(
     let mut o = SceneOptions::new(spacing);
     o.dt = dt;
     o.threads = threads;
-    let mut s = snow_ball_scene::<D>(0.05, 0.06, 3.0, o)?;
+    snow_footprint_with::<D>(o, 0.0)
+}
+
+/// As [`snow_footprint`] with any scene options and the initial hardening `ln J_p =
+/// initial_ln_jp` of every particle.
+pub fn snow_footprint_with<const D: usize>(
+    options: SceneOptions,
+    initial_ln_jp: f64,
+) -> Result<(SnowFootprint, usize), XpbiError> {
+    let dt = options.dt;
+    let mut s = snow_ball_scene::<D>(0.05, 0.06, 3.0, options)?;
+    set_initial_hardening(&mut s, initial_ln_jp)?;
     s.run_until(0.3)?;
     let x: &[SVector<f64, D>] = s.positions();
     let xs: Vec<f64> = x.iter().map(|p| p[0]).collect();

@@ -106,7 +106,7 @@ fn clay_bar_stretches_plastically() {
 /// * yield stress: the paste deposit comes to rest (top height changes < 2 % from 0.6 to
 ///   0.8 s) while honey keeps spreading (> 5 % lower); the paste deposit's height is that of a
 ///   perfectly plastic heap (Nye 1951, lubrication: ρ g h h' = k, k = τ_Y/√2 the shear yield
-///   stress in 2D, so H = √(2kL/(ρg)) for half-width L) within 25 % (measured 1.13: the deposit
+///   stress in 2D, so H = √(2kL/(ρg)) for half-width L) within 25 % (measured 1.16: the deposit
 ///   is not thin, and it formed dynamically).
 #[test]
 fn toothpaste_extrusion_mass_balance_and_yield_stress() {
@@ -182,7 +182,7 @@ fn deepest<const D: usize>(g: &Hourglass, x: &[SVector<f64, D>], dx: f64) -> f64
 /// Sand (φ = 30°) draining through the 2D hourglass (4 cm slot, 60° hopper walls, Δx = 5 mm):
 /// the discharge rate is constant while the hopper empties (Beverloo: the rate of a granular
 /// orifice flow does not depend on the fill height, unlike a liquid's √h), checked as two
-/// 0.1 s windows within 15 % (measured 109 and 107 particles); the rate is of Beverloo's size,
+/// 0.1 s windows within 15 % (measured 107 and 107 particles); the rate is of Beverloo's size,
 /// W = C ρ √g D^{3/2} with C within [0.5, 2] (measured C ≈ 1.1; 2D laboratory values are
 /// ≈ 0.6–1 with D reduced by k ≈ 1.5 grain diameters, which a continuum has not); no
 /// particle ever enters a wall by more than 0.01Δx (measured 2.5e-6 m: the XPBI block is

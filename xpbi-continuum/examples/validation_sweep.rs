@@ -1,0 +1,207 @@
+//! Parameter sweeps of the three validation runners (one run per call, one thread, release):
+//!
+//! * `cargo run -p xpbi-continuum --release --example validation_sweep -- uniformity R [DX]`:
+//!   column collapse ([`UniformityConfig::fine`], or Δx = `DX`) with correction radius `R`Δx;
+//! * `… -- snow DX DT LN_JP0 [ITERATIONS] [XSPH] [GROUND_MU] [R]`: one snow-ball run (initial
+//!   hardening `ln J_p = LN_JP0`);
+//! * `… -- repose PHI SPEED [DX] [GROUND_MU] [XSPH] [CORRECTION 0/1] [CALIBRATED 0/1] [SETTLE]
+//!   [ITERATIONS] [INLET_HEIGHT] [DT]`.
+//!
+//! Prints one line of `key=value` pairs; with `REPOSE_DUMP=path` the repose mode also writes
+//! the final positions (`x z` per line).
+
+use nalgebra::Vector2;
+use xpbi_continuum::Material;
+use xpbi_continuum::repose::plane_calibrated_angle;
+use xpbi_continuum::repose::{ReposeConfig, measure_heap, pouring_scene, run_angle_of_repose};
+use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
+use xpbi_continuum::snow::snow_footprint_with;
+use xpbi_continuum::uniformity::{UniformityConfig, run_column_uniformity};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |i: usize, d: f64| args.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(d);
+    let start = std::time::Instant::now();
+    match args.get(1).map(String::as_str) {
+        Some("uniformity") => {
+            let mut c = UniformityConfig::fine();
+            c.correction_radius = arg(2, 1.0);
+            c.spacing = arg(3, c.spacing);
+            let u = run_column_uniformity::<2>(&c).expect("uniformity run");
+            println!(
+                "r={} dx={} min={:.4} mean_low={:.4} mean_high={:.4} std_max={:.4} int_mean_low={:.4} int_std_max={:.4} isolated={} runout={:.4} height={:.4} claims={} wall={:.1}",
+                c.correction_radius,
+                c.spacing,
+                u.min,
+                u.mean_low,
+                u.mean_high,
+                u.std_max,
+                u.interior_mean_low,
+                u.interior_std_max,
+                u.isolated_max,
+                u.pile.runout,
+                u.pile.height,
+                u.meets_claims(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Some("snow") => {
+            let (dx, dt, a) = (arg(2, 0.005), arg(3, 1e-4), arg(4, 0.0));
+            let mut o = SceneOptions::new(dx);
+            o.dt = dt;
+            o.threads = 1;
+            o.iterations = arg(5, o.iterations as f64) as usize;
+            o.xsph = arg(6, o.xsph);
+            o.ground_friction = arg(7, o.ground_friction);
+            o.correction_radius = arg(8, o.correction_radius);
+            let (s, n) = snow_footprint_with::<2>(o, a).expect("snow run");
+            println!(
+                "dx={dx} dt={dt} ln_jp0={a} it={} xsph={} mu={} r={} n={n} footprint={:.4} height={:.4} core={:.4} wall={:.1}",
+                o.iterations,
+                o.xsph,
+                o.ground_friction,
+                o.correction_radius,
+                s.footprint,
+                s.height,
+                s.core_width,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Some("repose") => {
+            let mut c = ReposeConfig::fine(arg(2, 30.0));
+            c.inflow_speed = arg(3, 0.1);
+            c.spacing = arg(4, c.spacing);
+            c.ground_friction = arg(5, c.ground_friction);
+            c.xsph = arg(6, c.xsph);
+            c.spacing_constraints = arg(7, 1.0) > 0.5;
+            c.plane_calibrated = arg(8, 0.0) > 0.5;
+            c.settle_time = arg(9, c.settle_time);
+            c.iterations = arg(10, c.iterations as f64) as usize;
+            c.inlet_height = arg(11, c.inlet_height);
+            c.dt = arg(12, c.dt);
+            let r = if let Ok(path) = std::env::var("REPOSE_DUMP") {
+                // Same loop as `run_angle_of_repose`, plus the final positions as "x z" lines.
+                let (mut scene, mut nozzle) = pouring_scene::<2>(&c).expect("repose scene");
+                let mut steps = 0;
+                while nozzle.pending() > 0 {
+                    nozzle.before_step(&mut scene, c.dt);
+                    scene.step().expect("repose step");
+                    steps += 1;
+                }
+                let end = scene.sim.time() + c.settle_time;
+                while scene.sim.time() < end - 0.5 * c.dt {
+                    scene.step().expect("repose step");
+                    steps += 1;
+                }
+                let lines: String = scene
+                    .positions()
+                    .iter()
+                    .map(|p| format!("{} {}\n", p[0], p[1]))
+                    .collect();
+                std::fs::write(path, lines).expect("dump");
+                measure_heap(scene.positions(), c.spacing, c.friction_angle, steps)
+            } else {
+                run_angle_of_repose::<2>(&c).expect("repose run")
+            };
+            println!(
+                "phi={} v={} dx={} dt={} mu={} xsph={} corr={} cal={} settle={} it={} inlet={} slope={:.2} left={:.2} right={:.2} height={:.4} half_width={:.4} n={} wall={:.1}",
+                c.friction_angle,
+                c.inflow_speed,
+                c.spacing,
+                c.dt,
+                c.ground_friction,
+                c.xsph,
+                c.spacing_constraints,
+                c.plane_calibrated,
+                c.settle_time,
+                c.iterations,
+                c.inlet_height,
+                r.slope_degrees,
+                r.slope_left,
+                r.slope_right,
+                r.height,
+                r.half_width,
+                r.particles,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Some("heap") => {
+            // A triangular heap of slope THETA (half-base B) on the rough plate, released at rest.
+            let (phi, theta, half_base, seconds) =
+                (arg(2, 30.0), arg(3, 20.0), arg(4, 0.1), arg(5, 1.0));
+            let dx = arg(6, 0.0025);
+            let h = half_base * theta.to_radians().tan();
+            let x: Vec<_> = lattice_box(
+                Vector2::new(-half_base, 0.0),
+                Vector2::new(half_base, h),
+                dx,
+            )
+            .into_iter()
+            .filter(|p| p[0].abs() <= (h - p[1]) / theta.to_radians().tan())
+            .collect();
+            let mut o = SceneOptions::new(dx);
+            o.dt = arg(7, 2.5e-4);
+            o.threads = 1;
+            o.ground_friction = 1.0;
+            o.correction_radius = arg(8, o.correction_radius);
+            o.xsph = arg(9, o.xsph);
+            let cal = arg(10, 0.0) > 0.5;
+            o.iterations = arg(11, o.iterations as f64) as usize;
+            o.spacing_constraints = arg(12, 1.0) > 0.5;
+            o.plasticity_in_loop = arg(14, 1.0) > 0.5;
+            let m = if cal {
+                plane_calibrated_angle(phi)
+            } else {
+                phi
+            };
+            let mut mat = Material::sand_with_friction(m);
+            if let xpbi_continuum::plasticity::PlasticModel::DruckerPrager(dp) = &mut mat.plasticity
+            {
+                dp.volume_correction = arg(13, 0.0) > 0.5;
+            }
+            let mut s = ContinuumScene::<2>::new(&x, mat, o).expect("scene");
+            let r0 = measure_heap(s.positions(), dx, phi, 0);
+            let mut line = format!(
+                "phi={phi} in_loop={} vc={} cal={cal} theta0={theta} n={} r={} xsph={} it={} corr={} dt={} fit0={:.2} (l {:.2} r {:.2})",
+                o.plasticity_in_loop,
+                arg(13, 0.0) > 0.5,
+                x.len(),
+                o.correction_radius,
+                o.xsph,
+                o.iterations,
+                o.spacing_constraints,
+                o.dt,
+                r0.slope_degrees,
+                r0.slope_left,
+                r0.slope_right
+            );
+            for k in 1..=((seconds / 0.25).round() as usize) {
+                s.run_until(0.25 * k as f64).expect("run");
+                let r = measure_heap(s.positions(), dx, phi, 0);
+                let ke: f64 = s
+                    .sim
+                    .particles()
+                    .v
+                    .iter()
+                    .map(|v| v.norm_squared())
+                    .sum::<f64>()
+                    / x.len() as f64;
+                line += &format!(
+                    " | t={:.2} slope={:.2} (l {:.2} r {:.2}) h={:.4} hw={:.4} vrms={:.2e}",
+                    0.25 * k as f64,
+                    r.slope_degrees,
+                    r.slope_left,
+                    r.slope_right,
+                    r.height,
+                    r.half_width,
+                    ke.sqrt()
+                );
+            }
+            println!("{line} wall={:.1}", start.elapsed().as_secs_f64());
+        }
+        _ => {
+            eprintln!("usage: validation_sweep uniformity|snow|repose … (see the file's docs)");
+            std::process::exit(2);
+        }
+    }
+}
