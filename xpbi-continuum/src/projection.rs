@@ -219,16 +219,34 @@ unsafe fn scatter_scalar<const D: usize>(
 #[cfg(target_arch = "x86_64")]
 mod avx {
     //! The two per-neighbour passes of [`super::project_with`] for D = 3, one position (or one
-    //! column of a 3 × 3 matrix) per 256-bit register, the fourth lane masked off on loads and
-    //! stores (a full-width store would write the next particle's first coordinate, which
-    //! another thread may own).
+    //! column of a 3 × 3 matrix) per 256-bit register, the fourth lane not loaded or stored (a
+    //! full-width store would write the next particle's first coordinate, which another
+    //! thread may own).
 
     use std::arch::x86_64::*;
 
-    /// Lanes 0–2 of a 256-bit register.
+    /// Loads three f64 into lanes 0–2 (lane 3 zero) as one 128-bit and one 64-bit load, not
+    /// `vmaskmovpd`: a masked store cannot forward to a later load (measured: the load of a
+    /// neighbour's position just written by the previous constraint was the hottest
+    /// instruction of the gather), and neither can a masked load take a forwarded value.
     #[inline(always)]
-    unsafe fn mask3() -> __m256i {
-        unsafe { _mm256_setr_epi64x(-1, -1, -1, 0) }
+    unsafe fn load3(p: *const f64) -> __m256d {
+        unsafe {
+            _mm256_insertf128_pd(
+                _mm256_castpd128_pd256(_mm_loadu_pd(p)),
+                _mm_load_sd(p.add(2)),
+                1,
+            )
+        }
+    }
+
+    /// Stores lanes 0–2 (a 128-bit and a 64-bit store; lane 3 is not written).
+    #[inline(always)]
+    unsafe fn store3(p: *mut f64, v: __m256d) {
+        unsafe {
+            _mm_storeu_pd(p, _mm256_castpd256_pd128(v));
+            _mm_store_sd(p.add(2), _mm256_extractf128_pd(v, 1));
+        }
     }
 
     /// See [`super::gather_scalar`]; `q` is `3 |idx|` f64, `x` three f64 per particle, `g`
@@ -246,25 +264,24 @@ mod avx {
         s: *mut f64,
     ) {
         unsafe {
-            let m = mask3();
-            let x0 = _mm256_maskload_pd(x.add(3 * idx[0] as usize), m);
-            let mut g0 = _mm256_maskload_pd(g, m);
-            let mut g1 = _mm256_maskload_pd(g.add(3), m);
-            let mut g2 = _mm256_maskload_pd(g.add(6), m);
-            let mut s0 = _mm256_maskload_pd(s, m);
-            let mut s1 = _mm256_maskload_pd(s.add(3), m);
-            let mut s2 = _mm256_maskload_pd(s.add(6), m);
+            let x0 = load3(x.add(3 * idx[0] as usize));
+            let mut g0 = load3(g);
+            let mut g1 = load3(g.add(3));
+            let mut g2 = load3(g.add(6));
+            let mut s0 = load3(s);
+            let mut s1 = load3(s.add(3));
+            let mut s2 = load3(s.add(6));
             for (k, &p) in idx.iter().enumerate() {
                 let p = p as usize;
                 let qk = q.add(3 * k);
-                let qv = _mm256_maskload_pd(qk, m);
+                let qv = load3(qk);
                 let (b0, b1, b2) = (
                     _mm256_broadcast_sd(&*qk),
                     _mm256_broadcast_sd(&*qk.add(1)),
                     _mm256_broadcast_sd(&*qk.add(2)),
                 );
                 if k > 0 {
-                    let d = _mm256_sub_pd(_mm256_maskload_pd(x.add(3 * p), m), x0);
+                    let d = _mm256_sub_pd(load3(x.add(3 * p)), x0);
                     g0 = _mm256_add_pd(g0, _mm256_mul_pd(d, b0));
                     g1 = _mm256_add_pd(g1, _mm256_mul_pd(d, b1));
                     g2 = _mm256_add_pd(g2, _mm256_mul_pd(d, b2));
@@ -274,12 +291,12 @@ mod avx {
                 s1 = _mm256_add_pd(s1, _mm256_mul_pd(wq, b1));
                 s2 = _mm256_add_pd(s2, _mm256_mul_pd(wq, b2));
             }
-            _mm256_maskstore_pd(g, m, g0);
-            _mm256_maskstore_pd(g.add(3), m, g1);
-            _mm256_maskstore_pd(g.add(6), m, g2);
-            _mm256_maskstore_pd(s, m, s0);
-            _mm256_maskstore_pd(s.add(3), m, s1);
-            _mm256_maskstore_pd(s.add(6), m, s2);
+            store3(g, g0);
+            store3(g.add(3), g1);
+            store3(g.add(6), g2);
+            store3(s, s0);
+            store3(s.add(3), s1);
+            store3(s.add(6), s2);
         }
     }
 
@@ -297,10 +314,9 @@ mod avx {
         dl: f64,
     ) {
         unsafe {
-            let m = mask3();
-            let c0 = _mm256_maskload_pd(gm, m);
-            let c1 = _mm256_maskload_pd(gm.add(3), m);
-            let c2 = _mm256_maskload_pd(gm.add(6), m);
+            let c0 = load3(gm);
+            let c1 = load3(gm.add(3));
+            let c2 = load3(gm.add(6));
             for (k, &p) in idx.iter().enumerate() {
                 let p = p as usize;
                 let wk = w[p];
@@ -314,11 +330,8 @@ mod avx {
                         _mm256_mul_pd(c2, _mm256_broadcast_sd(&*qk.add(2))),
                     );
                     let xp = x.add(3 * p);
-                    let xn = _mm256_add_pd(
-                        _mm256_maskload_pd(xp, m),
-                        _mm256_mul_pd(gq, _mm256_set1_pd(wk * dl)),
-                    );
-                    _mm256_maskstore_pd(xp, m, xn);
+                    let xn = _mm256_add_pd(load3(xp), _mm256_mul_pd(gq, _mm256_set1_pd(wk * dl)));
+                    store3(xp, xn);
                 }
             }
         }
