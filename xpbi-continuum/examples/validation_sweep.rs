@@ -1,11 +1,13 @@
 //! Parameter sweeps of the three validation runners (one run per call, one thread, release):
 //!
-//! * `cargo run -p xpbi-continuum --release --example validation_sweep -- uniformity R [DX]`:
-//!   column collapse ([`UniformityConfig::fine`], or Δx = `DX`) with correction radius `R`Δx;
+//! * `cargo run -p xpbi-continuum --release --example validation_sweep -- uniformity R [DX] [DT]
+//!   [SECONDS]`: column collapse ([`UniformityConfig::fine`], or Δx = `DX`) with correction radius `R`Δx;
 //! * `… -- snow DX DT LN_JP0 [ITERATIONS] [XSPH] [GROUND_MU] [R]`: one snow-ball run (initial
 //!   hardening `ln J_p = LN_JP0`);
 //! * `… -- repose PHI SPEED [DX] [GROUND_MU] [XSPH] [CORRECTION 0/1] [CALIBRATED 0/1] [SETTLE]
-//!   [ITERATIONS] [INLET_HEIGHT] [DT]`.
+//!   [ITERATIONS] [INLET_HEIGHT] [DT]`;
+//! * `… -- heap PHI THETA0 …`: a triangular heap released at rest (arguments in the code);
+//! * `… -- sand3d N SECONDS R`: the report's 3D sand column at correction radius `R`Δx.
 //!
 //! Prints one line of `key=value` pairs; with `REPOSE_DUMP=path` the repose mode also writes
 //! the final positions (`x z` per line).
@@ -27,6 +29,8 @@ fn main() {
             let mut c = UniformityConfig::fine();
             c.correction_radius = arg(2, 1.0);
             c.spacing = arg(3, c.spacing);
+            c.dt = arg(4, c.dt);
+            c.seconds = arg(5, c.seconds);
             let u = run_column_uniformity::<2>(&c).expect("uniformity run");
             println!(
                 "r={} dx={} min={:.4} mean_low={:.4} mean_high={:.4} std_max={:.4} int_mean_low={:.4} int_std_max={:.4} isolated={} runout={:.4} height={:.4} claims={} wall={:.1}",
@@ -198,6 +202,40 @@ fn main() {
                 );
             }
             println!("{line} wall={:.1}", start.elapsed().as_secs_f64());
+        }
+        Some("sand3d") => {
+            // The report's 3D sand column (`xtask::scenes::sand_column`: Δt = 2e-4 s, one
+            // thread, NN minimum over 4 frames, pile observables at the end) at radius R.
+            let (n, seconds, r) = (arg(2, 1000.0) as usize, arg(3, 0.15), arg(4, 1.1));
+            let (x, dx) = xpbi_continuum::sand_column::sand_column_3d_positions(n);
+            let mut o = SceneOptions::new(dx);
+            o.dt = 2e-4;
+            o.threads = 1;
+            o.ground_friction = 0.5;
+            o.correction_radius = r;
+            let mut s = ContinuumScene::<3>::new(&x, Material::sand(), o).expect("scene");
+            let mut nn_min = f64::INFINITY;
+            for t in [0.0, seconds / 3.0, 2.0 * seconds / 3.0, seconds] {
+                s.run_until(t).expect("run");
+                nn_min =
+                    nn_min.min(xpbi_continuum::observables::nn_statistics(s.positions(), dx).2);
+            }
+            let p = xpbi_continuum::observables::pile_observables(
+                s.positions(),
+                &nalgebra::Vector3::zeros(),
+                dx,
+            );
+            println!(
+                "sand3d n={} r={r} nn_min_over_time={:.4} nn_mean={:.4} nn_std={:.4} runout={:.4} height={:.4} slope={:.2} wall={:.1}",
+                x.len(),
+                nn_min,
+                p.nn_mean,
+                p.nn_std,
+                p.runout,
+                p.height,
+                p.slope_degrees,
+                start.elapsed().as_secs_f64()
+            );
         }
         _ => {
             eprintln!("usage: validation_sweep uniformity|snow|repose … (see the file's docs)");
