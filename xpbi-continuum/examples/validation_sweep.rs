@@ -1,7 +1,8 @@
 //! Parameter sweeps of the three validation runners (one run per call, one thread, release):
 //!
 //! * `cargo run -p xpbi-continuum --release --example validation_sweep -- uniformity R [DX] [DT]
-//!   [SECONDS]`: column collapse ([`UniformityConfig::fine`], or Δx = `DX`) with correction radius `R`Δx;
+//!   [SECONDS]`: column collapse ([`UniformityConfig::fine`], or Δx = `DX`) with correction
+//!   radius `R`Δx;
 //! * `… -- snow DX DT LN_JP0 [ITERATIONS] [XSPH] [GROUND_MU] [R]`: one snow-ball run (initial
 //!   hardening `ln J_p = LN_JP0`);
 //! * `… -- repose PHI SPEED [DX] [GROUND_MU] [XSPH] [CORRECTION 0/1] [CALIBRATED 0/1] [SETTLE]
