@@ -6,7 +6,7 @@
 //! * `… -- snow DX DT LN_JP0 [ITERATIONS] [XSPH] [GROUND_MU] [R]`: one snow-ball run (initial
 //!   hardening `ln J_p = LN_JP0`);
 //! * `… -- repose PHI SPEED [DX] [GROUND_MU] [XSPH] [CORRECTION 0/1] [CALIBRATED 0/1] [SETTLE]
-//!   [ITERATIONS] [INLET_HEIGHT] [DT]`;
+//!   [ITERATIONS] [INLET_HEIGHT] [DT] [IN_LOOP 0/1]`;
 //! * `… -- heap PHI THETA0 …`: a triangular heap released at rest (arguments in the code);
 //! * `… -- sand3d N SECONDS R`: the report's 3D sand column at correction radius `R`Δx.
 //!
@@ -84,6 +84,7 @@ fn main() {
             c.iterations = arg(10, c.iterations as f64) as usize;
             c.inlet_height = arg(11, c.inlet_height);
             c.dt = arg(12, c.dt);
+            c.plasticity_in_loop = arg(13, 1.0) > 0.5;
             let r = if let Ok(path) = std::env::var("REPOSE_DUMP") {
                 // Same loop as `run_angle_of_repose`, plus the final positions as "x z" lines.
                 let (mut scene, mut nozzle) = pouring_scene::<2>(&c).expect("repose scene");
@@ -109,8 +110,9 @@ fn main() {
                 run_angle_of_repose::<2>(&c).expect("repose run")
             };
             println!(
-                "phi={} v={} dx={} dt={} mu={} xsph={} corr={} cal={} settle={} it={} inlet={} slope={:.2} left={:.2} right={:.2} height={:.4} half_width={:.4} n={} wall={:.1}",
+                "phi={} in_loop={} v={} dx={} dt={} mu={} xsph={} corr={} cal={} settle={} it={} inlet={} slope={:.2} left={:.2} right={:.2} height={:.4} half_width={:.4} n={} wall={:.1}",
                 c.friction_angle,
+                c.plasticity_in_loop,
                 c.inflow_speed,
                 c.spacing,
                 c.dt,
