@@ -205,6 +205,12 @@ pub struct XpbiContinuum<const D: usize> {
     reference_weights: Vec<SVector<f64, D>>,
     /// Right singular vectors of Fⁿ per member (warm start of the per-iteration SVD).
     svd_guess: Vec<SMatrix<f64, D, D>>,
+    /// Per member, the upper triangle of `S_p = Σ_k w_k q_k q_kᵀ` over its stencil (the
+    /// projection's denominator is `Σ_ij (GᵀG)_ij S_ij`), built in `begin_substep` from the
+    /// particles' inverse masses; `w_source` identifies that array (address, length) so that a
+    /// sweep given other weights falls back to the generic kernel.
+    w_moment: Vec<f64>,
+    w_source: (usize, usize),
     f_total: Vec<SMatrix<f64, D, D>>,
     backup_total: Vec<SMatrix<f64, D, D>>,
     dt: f64,
@@ -310,6 +316,8 @@ impl<const D: usize> XpbiContinuum<D> {
             schedule: Schedule::default(),
             reference_weights: Vec::new(),
             svd_guess: Vec::new(),
+            w_moment: Vec::new(),
+            w_source: (0, 0),
             f_total: Vec::new(),
             backup_total: Vec::new(),
             dt: 1.0,
@@ -409,6 +417,7 @@ impl<const D: usize> XpbiContinuum<D> {
             + self.volume.capacity() * 8
             + self.reference_weights.capacity() * v
             + self.svd_guess.capacity() * m
+            + self.w_moment.capacity() * 8
             + (self.f_total.capacity() + self.backup_total.capacity()) * m
             + (self.schedule.order.capacity() * 4
                 + self
@@ -573,6 +582,25 @@ impl<const D: usize> XpbiContinuum<D> {
         Ok(())
     }
 
+    /// `S_p` (see `w_moment`) from the current stencils and weights and the inverse masses `w`.
+    fn update_w_moment(&mut self, w: &[f64]) {
+        let per = crate::projection::packed_len(D);
+        let n = self.members.len();
+        self.w_moment.resize(n * per, 0.0);
+        let (stencil, weights, offsets) = (&self.stencil, &self.weights, &self.stencil_offsets);
+        self.w_moment
+            .par_chunks_mut(per * ROWS_PER_CHUNK)
+            .enumerate()
+            .for_each(|(chunk, rows)| {
+                for (i, out) in rows.chunks_exact_mut(per).enumerate() {
+                    let c = chunk * ROWS_PER_CHUNK + i;
+                    let r = offsets[c] as usize..offsets[c + 1] as usize;
+                    crate::projection::w_moment(&stencil[r.clone()], &weights[r], w, out);
+                }
+            });
+        self.w_source = (w.as_ptr() as usize, w.len());
+    }
+
     /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ.
     fn update_rest_moment(&mut self) {
         self.svd_guess.clear();
@@ -667,6 +695,7 @@ impl<const D: usize> XpbiContinuum<D> {
             dt: self.dt,
             plastic_in_loop: self.settings.plasticity_in_loop,
             dp_alpha: self.dp_alpha,
+            w_moment: &self.w_moment,
         }
     }
 
@@ -830,7 +859,8 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
     }
 
     /// The single form projects its runs with [`crate::projection::project_run`] (fixed
-    /// layout, no per-neighbour gradient buffer); the split form uses the generic kernel.
+    /// layout, no per-neighbour gradient buffer); the split form, and a sweep whose weights are
+    /// not the inverse masses seen by `begin_substep`, use the generic kernel.
     #[inline]
     unsafe fn project_closed_form_run(
         &self,
@@ -841,7 +871,9 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
         lambda: DisjointSlice<'_, f64>,
         inv_h2: f64,
     ) -> Option<usize> {
-        if self.settings.constraint_form != ConstraintForm::Single {
+        if self.settings.constraint_form != ConstraintForm::Single
+            || self.w_source != (w.as_ptr() as usize, w.len())
+        {
             return order.next();
         }
         // SAFETY: the caller's contract is project_run's.
@@ -851,7 +883,9 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
 
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
         self.dt = ctx.h;
-        if let Err(e) = self.rebuild(particles) {
+        let rebuilt = self.rebuild(particles);
+        self.update_w_moment(&particles.inv_mass);
+        if let Err(e) = rebuilt {
             // Non-finite or escaped particles: keep last step's topology; the core's state check
             // reports the offending particle and rolls the step back.
             debug_assert!(false, "xpbi rebuild failed: {e}");

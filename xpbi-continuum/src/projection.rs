@@ -6,7 +6,8 @@
 //! them twice; here nothing per neighbour is stored:
 //!
 //! ```text
-//! pass 1 (gather):  Δt∇v_p = Σ_{k≥1} (x_k − x_0) q_kᵀ − B_p,    S = Σ_k w_k q_k q_kᵀ
+//! begin_substep:    S_p = Σ_k w_k q_k q_kᵀ           (w: the particles' inverse masses)
+//! pass 1 (gather):  Δt∇v_p = Σ_{k≥1} (x_k − x_0) q_kᵀ − B_p
 //! evaluate:         C, G  (SVD of F_tr, return map, ∂C/∂F Fⁿᵀ)
 //! denominator:      Σ_k w_k |G q_k|² = Σ_k w_k q_kᵀ GᵀG q_k = Σ_ij (GᵀG)_ij S_ij
 //! XPBD:             Δλ = (−C − α̃λ) / (Σ_k w_k |G q_k|² + α̃),   λ ← λ + Δλ
@@ -39,6 +40,50 @@ pub(crate) struct ProjectionData<'a, const D: usize> {
     pub plastic_in_loop: bool,
     /// `PlasticModel::constant_dp_alpha` of the model.
     pub dp_alpha: Option<f64>,
+    /// Per constraint, the [`packed_len`] entries of `S = Σ_k w_k q_k q_kᵀ` ([`w_moment`]).
+    pub w_moment: &'a [f64],
+}
+
+/// Entries of the upper triangle of a symmetric `D × D` matrix.
+pub(crate) const fn packed_len(d: usize) -> usize {
+    d * (d + 1) / 2
+}
+
+/// The upper triangle of `S = Σ_k (w_k q_k) q_kᵀ` over a stencil, column by column
+/// (`S_00, S_01, S_11, S_02, …`), each entry summed over `k` in stencil order.
+pub(crate) fn w_moment<const D: usize>(
+    idx: &[u32],
+    q: &[SVector<f64, D>],
+    w: &[f64],
+    out: &mut [f64],
+) {
+    out.iter_mut().for_each(|v| *v = 0.0);
+    for (&p, qk) in idx.iter().zip(q) {
+        let wq = qk * w[p as usize];
+        let mut e = 0;
+        for j in 0..D {
+            for i in 0..=j {
+                out[e] += wq[i] * qk[j];
+                e += 1;
+            }
+        }
+    }
+}
+
+/// `Σ_ij (GᵀG)_ij S_ij = Σ_k w_k |G q_k|²` from the packed `S`.
+#[inline(always)]
+fn denominator<const D: usize>(gm: &SMatrix<f64, D, D>, s: &[f64]) -> f64 {
+    let m = gm.transpose() * gm;
+    let mut sum = 0.0;
+    let mut e = 0;
+    for j in 0..D {
+        for i in 0..=j {
+            let t = m[(i, j)] * s[e];
+            sum += if i == j { t } else { 2.0 * t };
+            e += 1;
+        }
+    }
+    sum
 }
 
 /// Projects the constraints that `order` yields (module docs), in order, on the shared
@@ -89,7 +134,6 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
         let idx = &data.stencil[r.clone()];
         let q = &data.weights[r];
         let mut g = -data.rest_moment[c];
-        let mut s = SMatrix::<f64, D, D>::zeros();
         if AVX {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: D = 3 and AVX (caller); exclusive access, indices in range (caller).
@@ -98,14 +142,12 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
                     idx,
                     q.as_ptr().cast(),
                     x.as_mut_ptr().cast(),
-                    w,
                     g.as_mut_ptr(),
-                    s.as_mut_ptr(),
                 )
             };
         } else {
             // SAFETY: exclusive access, indices in range (caller).
-            unsafe { gather_scalar(idx, q, x, w, &mut g, &mut s) };
+            unsafe { gather_scalar(idx, q, x, &mut g) };
         }
         let f_n = &data.f[c];
         let f_trial = (SMatrix::<f64, D, D>::identity() + g) * f_n;
@@ -120,7 +162,8 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
             &data.svd_guess[c],
             data.dp_alpha,
         );
-        let wsum = (gm.transpose() * gm).component_mul(&s).sum();
+        let per = packed_len(D);
+        let wsum = denominator(&gm, &data.w_moment[c * per..(c + 1) * per]);
         let alpha_tilde = data.compliance[c] * inv_h2;
         let denom = wsum + alpha_tilde;
         if denom <= f64::MIN_POSITIVE {
@@ -154,9 +197,8 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
     }
 }
 
-/// Pass 1: `g += Σ_{k≥1} (x_k − x_0) q_kᵀ` and `s += Σ_k (w_k q_k) q_kᵀ`, element by element
-/// `g_ij ← g_ij + (x_k,i − x_0,i) q_k,j`, `s_ij ← s_ij + (q_k,i w_k) q_k,j` (the AVX pass does
-/// exactly these operations).
+/// Pass 1: `g += Σ_{k≥1} (x_k − x_0) q_kᵀ`, element by element
+/// `g_ij ← g_ij + (x_k,i − x_0,i) q_k,j` (the AVX pass does exactly these operations).
 ///
 /// # Safety
 /// Exclusive access to the positions of `idx`, all below `x.len()`.
@@ -165,23 +207,16 @@ unsafe fn gather_scalar<const D: usize>(
     idx: &[u32],
     q: &[SVector<f64, D>],
     x: DisjointSlice<'_, SVector<f64, D>>,
-    w: &[f64],
     g: &mut SMatrix<f64, D, D>,
-    s: &mut SMatrix<f64, D, D>,
 ) {
     // SAFETY: caller.
     let x0 = unsafe { x.get(idx[0] as usize) };
-    for (k, (&p, qk)) in idx.iter().zip(q).enumerate() {
-        let p = p as usize;
+    for (&p, qk) in idx[1..].iter().zip(&q[1..]) {
         // SAFETY: caller.
-        let d = unsafe { x.get(p) } - x0;
-        let wq = qk * w[p];
+        let d = unsafe { x.get(p as usize) } - x0;
         for j in 0..D {
             for i in 0..D {
-                if k > 0 {
-                    g[(i, j)] += d[i] * qk[j];
-                }
-                s[(i, j)] += wq[i] * qk[j];
+                g[(i, j)] += d[i] * qk[j];
             }
         }
     }
@@ -250,53 +285,27 @@ mod avx {
     }
 
     /// See [`super::gather_scalar`]; `q` is `3 |idx|` f64, `x` three f64 per particle, `g`
-    /// and `s` nine f64 (column-major) that are read and updated.
+    /// nine f64 (column-major) that are read and updated.
     ///
     /// # Safety
-    /// AVX; exclusive access to the positions of `idx`, all in range; `q`, `g`, `s` valid.
+    /// AVX; exclusive access to the positions of `idx`, all in range; `q`, `g` valid.
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn gather(
-        idx: &[u32],
-        q: *const f64,
-        x: *const f64,
-        w: &[f64],
-        g: *mut f64,
-        s: *mut f64,
-    ) {
+    pub(super) unsafe fn gather(idx: &[u32], q: *const f64, x: *const f64, g: *mut f64) {
         unsafe {
             let x0 = load3(x.add(3 * idx[0] as usize));
             let mut g0 = load3(g);
             let mut g1 = load3(g.add(3));
             let mut g2 = load3(g.add(6));
-            let mut s0 = load3(s);
-            let mut s1 = load3(s.add(3));
-            let mut s2 = load3(s.add(6));
-            for (k, &p) in idx.iter().enumerate() {
-                let p = p as usize;
+            for (k, &p) in idx.iter().enumerate().skip(1) {
                 let qk = q.add(3 * k);
-                let qv = load3(qk);
-                let (b0, b1, b2) = (
-                    _mm256_broadcast_sd(&*qk),
-                    _mm256_broadcast_sd(&*qk.add(1)),
-                    _mm256_broadcast_sd(&*qk.add(2)),
-                );
-                if k > 0 {
-                    let d = _mm256_sub_pd(load3(x.add(3 * p)), x0);
-                    g0 = _mm256_add_pd(g0, _mm256_mul_pd(d, b0));
-                    g1 = _mm256_add_pd(g1, _mm256_mul_pd(d, b1));
-                    g2 = _mm256_add_pd(g2, _mm256_mul_pd(d, b2));
-                }
-                let wq = _mm256_mul_pd(qv, _mm256_set1_pd(w[p]));
-                s0 = _mm256_add_pd(s0, _mm256_mul_pd(wq, b0));
-                s1 = _mm256_add_pd(s1, _mm256_mul_pd(wq, b1));
-                s2 = _mm256_add_pd(s2, _mm256_mul_pd(wq, b2));
+                let d = _mm256_sub_pd(load3(x.add(3 * p as usize)), x0);
+                g0 = _mm256_add_pd(g0, _mm256_mul_pd(d, _mm256_broadcast_sd(&*qk)));
+                g1 = _mm256_add_pd(g1, _mm256_mul_pd(d, _mm256_broadcast_sd(&*qk.add(1))));
+                g2 = _mm256_add_pd(g2, _mm256_mul_pd(d, _mm256_broadcast_sd(&*qk.add(2))));
             }
             store3(g, g0);
             store3(g.add(3), g1);
             store3(g.add(6), g2);
-            store3(s, s0);
-            store3(s.add(3), s1);
-            store3(s.add(6), s2);
         }
     }
 
@@ -472,6 +481,42 @@ mod tests {
     #[test]
     fn run_kernel_matches_generic_kernel_2d() {
         matches_generic::<2>();
+    }
+
+    /// A sweep whose weights are not the inverse masses seen by `begin_substep` is handed to
+    /// the generic kernel (`S` was built from those).
+    #[test]
+    fn other_weights_use_the_generic_kernel() {
+        let (c, mut p) = perturbed::<3>();
+        let w = p.inv_mass.clone();
+        let mut lambda = vec![0.0; c.len()];
+        let mut order = 0..c.len();
+        // SAFETY: one thread, stencils in range.
+        let first = unsafe {
+            c.project_closed_form_run(
+                &mut order,
+                false,
+                DisjointSlice::new(&mut p.x),
+                &w,
+                DisjointSlice::new(&mut lambda),
+                1e6,
+            )
+        };
+        assert_eq!(first, Some(0));
+        let mut order = 0..c.len();
+        // SAFETY: as above.
+        let done = unsafe {
+            c.project_closed_form_run(
+                &mut order,
+                false,
+                DisjointSlice::new(&mut p.x),
+                &p.inv_mass,
+                DisjointSlice::new(&mut lambda),
+                1e6,
+            )
+        };
+        assert_eq!(done, None);
+        assert!(lambda.iter().any(|l| *l != 0.0));
     }
 
     /// The AVX passes are the scalar passes bit for bit.
