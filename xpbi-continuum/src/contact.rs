@@ -5,11 +5,15 @@
 //!
 //! * [`SpacingConstraints`]: XPBI's position correction `C = |x_p − x_b| − r + ε ≥ 0`, ε = 0.25 r,
 //!   i.e. pairs are kept at least `0.75 r` apart; standard PBD pair projection. The paper's `r`
-//!   could not be read (reference notes §1.9); the default is `r = Δx` (pairs ≥ 0.75Δx apart),
-//!   [`SpacingConstraints::with_radius`] takes another. Pairs are found on xⁿ within
+//!   could not be read (reference notes §1.9); the default is
+//!   `r = `[`DEFAULT_CORRECTION_RADIUS`]` Δx = 1.1Δx` (pairs ≥ 0.825Δx apart; why in
+//!   [`crate::scene::SceneOptions::correction_radius`]), [`SpacingConstraints::with_radius`] takes
+//!   another. Pairs are found on xⁿ within
 //!   `max(Δx, r)` each substep and scheduled by the same 3^d cell colouring.
 
 use nalgebra::SVector;
+
+use crate::scene::DEFAULT_CORRECTION_RADIUS;
 use xpbd_core::Particles;
 use xpbd_core::constraint::{ConstraintKind, SubstepContext};
 use xpbd_core::schedule::Schedule;
@@ -26,9 +30,15 @@ pub struct SpacingConstraints<const D: usize> {
 }
 
 impl<const D: usize> SpacingConstraints<D> {
-    /// Pairs among `members` kept at least `(1 − 0.25) × spacing` apart (r = Δx).
+    /// Pairs among `members` kept at least `0.75 r` apart with the default
+    /// `r = DEFAULT_CORRECTION_RADIUS × spacing` (the scenes' default).
     pub fn new(particles: &Particles<D>, members: Vec<u32>, spacing: f64) -> Self {
-        Self::with_radius(particles, members, spacing, spacing)
+        Self::with_radius(
+            particles,
+            members,
+            spacing,
+            DEFAULT_CORRECTION_RADIUS * spacing,
+        )
     }
 
     /// Pairs among `members` kept at least `0.75 r` apart; pairs are searched within
