@@ -15,7 +15,7 @@
 use nalgebra::{SMatrix, SVector};
 
 use crate::hencky;
-use crate::plasticity::{principal, principal_from, Lame, PlasticModel, PlasticState};
+use crate::plasticity::{Lame, PlasticModel, PlasticState, principal, principal_from};
 
 /// Below this value of `C` (J^{1/2}/m^{3/2}) the constraint is at rest and its gradient, `P/C`, is
 /// a 0/0 limit; it is then reported as `C = 0` with a zero gradient (no correction).

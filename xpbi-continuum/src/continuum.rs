@@ -23,13 +23,13 @@ use xpbd_core::schedule::Schedule;
 use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGrid};
 use xpbd_core::{BuildError, Particles};
 
-use crate::constraint::{evaluate_split, value_and_gradient, SplitTerm};
-use crate::correction::{corrected_weights, DEFAULT_PINV_THRESHOLD};
+use crate::constraint::{SplitTerm, evaluate_split, value_and_gradient};
+use crate::correction::{DEFAULT_PINV_THRESHOLD, corrected_weights};
 use crate::error::XpbiError;
 use crate::kernel::WendlandC2;
 use crate::material::Material;
 use crate::plasticity::{Lame, PlasticState};
-use crate::projection::{project_run, ProjectionData};
+use crate::projection::{ProjectionData, project_run};
 
 /// Rows per parallel work item when building the per-step data (fixed: thread-count independent).
 const ROWS_PER_CHUNK: usize = 512;

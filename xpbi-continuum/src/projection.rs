@@ -350,8 +350,8 @@ mod avx {
 #[cfg(test)]
 mod tests {
     use nalgebra::{SVector, Vector3};
-    use xpbd_core::constraint::{ConstraintKind, DisjointSlice, SubstepContext};
     use xpbd_core::Particles;
+    use xpbd_core::constraint::{ConstraintKind, DisjointSlice, SubstepContext};
 
     use crate::continuum::{XpbiContinuum, XpbiSettings};
     use crate::material::Material;

@@ -16,7 +16,7 @@
 
 use nalgebra::SVector;
 
-use super::{check_finite_nonneg, check_friction_angle, deviatoric, Lame, PlasticState};
+use super::{Lame, PlasticState, check_finite_nonneg, check_friction_angle, deviatoric};
 use crate::error::XpbiError;
 
 /// `α_DP(φ) = sqrt(2/3) · 2 sin φ / (3 − sin φ)` for a friction angle in degrees (Klár et al. 2016).

@@ -21,8 +21,8 @@ mod herschel_bulkley;
 mod nacc;
 mod von_mises;
 
-pub use drucker_prager::{drucker_prager_alpha, DruckerPrager, KlarHardening};
-pub use herschel_bulkley::{solve_herschel_bulkley, HerschelBulkley};
+pub use drucker_prager::{DruckerPrager, KlarHardening, drucker_prager_alpha};
+pub use herschel_bulkley::{HerschelBulkley, solve_herschel_bulkley};
 pub use nacc::Nacc;
 pub use von_mises::VonMises;
 
