@@ -292,9 +292,16 @@ pub fn measure_heap<const D: usize>(
         (f64::NAN, f64::NAN)
     };
     // 2D: the mean of the two flanks, each fitted on its own (a fit of both together on |x|
-    // takes the higher flank in every bin and is biased when the apex is off-centre).
+    // takes the higher flank in every bin and is biased when the apex is off-centre). A flank
+    // with fewer than two surface bins between 20 % and 80 % of the height (a small, coarse
+    // heap) has no fit: then the other flank alone.
     let slope_degrees = if D == 2 {
-        0.5 * (left + right)
+        match (left.is_finite(), right.is_finite()) {
+            (true, true) => 0.5 * (left + right),
+            (true, false) => left,
+            (false, true) => right,
+            (false, false) => f64::NAN,
+        }
     } else {
         surface_slope(&r, &z, spacing, height)
     };

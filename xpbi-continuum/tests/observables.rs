@@ -49,3 +49,20 @@ fn heap_slope_of_a_lattice_triangle() {
         assert!((s - 30.0).abs() < 1.5, "{s}");
     }
 }
+
+/// A half heap (only the right flank, at 40°): the left flank has no surface to fit (NaN), and
+/// the heap slope is the right flank's, within the staircase error, not NaN.
+#[test]
+fn heap_slope_with_one_flank_is_that_flank() {
+    let dx = 0.0025;
+    let (l, tan) = (0.1f64, 40f64.to_radians().tan());
+    let x: Vec<Vector2<f64>> =
+        lattice_box(Vector2::new(0.5 * dx, 0.0), Vector2::new(l, l * tan), dx)
+            .into_iter()
+            .filter(|p| p[1] <= (l - p[0]) * tan)
+            .collect();
+    let r = measure_heap(&x, dx, 40.0, 0);
+    assert!(r.slope_left.is_nan(), "{}", r.slope_left);
+    assert!((r.slope_right - 40.0).abs() < 1.5, "{}", r.slope_right);
+    assert_eq!(r.slope_degrees.to_bits(), r.slope_right.to_bits());
+}
