@@ -60,8 +60,11 @@ pub struct XpbiGpuScene {
     pub gravity: Vector3<f64>,
     /// Velocity damping k (1/s): `v ← e^{−kΔt} v` for free particles.
     pub velocity_damping: f64,
-    /// XPBI position correction (pairs kept ≥ 0.75 Δx apart).
+    /// XPBI position correction (pairs kept ≥ 0.75 r apart, see `correction_radius`).
     pub spacing_constraints: bool,
+    /// The position correction's r over Δx (`SceneOptions::correction_radius`): pairs within
+    /// `max(1, r) Δx` are kept ≥ `0.75 r Δx` apart, as `SpacingConstraints::with_radius`.
+    pub correction_radius: f64,
     /// Ground and walls.
     pub planes: Vec<Plane>,
     /// Particle radius r of the contacts (m; `ContinuumScene` uses Δx/2).
@@ -189,6 +192,7 @@ impl XpbiGpuScene {
             gravity: settings.gravity,
             velocity_damping: settings.velocity_damping,
             spacing_constraints: scene.options.spacing_constraints,
+            correction_radius: scene.options.correction_radius,
             planes,
             particle_radius: radius,
             contact_acceleration: options.acceleration,

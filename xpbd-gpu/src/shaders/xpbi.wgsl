@@ -25,7 +25,7 @@
 //                        the core's budgeted Coulomb friction (xpbd_core::contact::friction):
 //                        d_n = wλ, τ = tangential correction applied so far in the step;
 //                        stick if |Δx_t| + τ ≤ μ_s d_n, else slide by min(μ_k d_n − τ, |Δx_t|)
-//                  spacing pairs |x_p − x_b| ≥ 0.75Δx (unilateral), both ends compute the
+//                  spacing pairs |x_p − x_b| ≥ 0.75 r (r = 1.1Δx by default; unilateral), both ends compute the
 //                        pair identically in canonical (min, max) order
 //   apply        Jacobi phase 2 (gather, no float atomics): x_p += w_p (D_p q_p +
 //                Σ_b D_b q_{b→p}) + plane and pair corrections
@@ -56,9 +56,9 @@ struct XpbiParams {
     kernel_scale: f32,
     pinv_threshold: f32,
     xsph: f32,
-    // 0.75 Δx.
+    // 0.75 r (r: the position-correction radius, 1.1Δx by default).
     min_distance: f32,
-    // Δx², the pair search radius of the position correction.
+    // (max(Δx, r))², the pair search radius of the position correction.
     spacing2: f32,
     // exp(−k Δt).
     damping: f32,
