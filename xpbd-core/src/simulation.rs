@@ -1,11 +1,15 @@
 //! The simulation: particles + constraint blocks + settings, and the substepped XPBD step.
 
+mod fused;
+
 use std::marker::PhantomData;
 
 use rayon::prelude::*;
 
-use crate::constraint::block::JacobiRelaxation;
-use crate::constraint::{ConstraintBlock, ConstraintKind, ConstraintSet, SubstepContext};
+use crate::constraint::block::{FusedBlock, JacobiRelaxation};
+use crate::constraint::{
+    ConstraintBlock, ConstraintKind, ConstraintSet, DisjointSlice, SubstepContext,
+};
 use crate::error::ConstraintRef;
 use crate::{BuildError, Particles, SolverKind, StepError, Vector};
 
@@ -211,6 +215,10 @@ pub struct Simulation<const D: usize> {
     blocks_dynamic: bool,
     /// No particle has an external force (checked at each step; hooks do not add forces).
     forces_zero: bool,
+    /// Whether a step may take the fused coloured path (see [`Simulation::set_fused_step`]).
+    fused_enabled: bool,
+    /// Whether the last step took it.
+    last_step_fused: bool,
     report: StepReport,
 }
 
@@ -235,6 +243,8 @@ impl<const D: usize> Simulation<D> {
             jacobi_counts_stale: true,
             blocks_dynamic: false,
             forces_zero: false,
+            fused_enabled: true,
+            last_step_fused: false,
             report: StepReport::default(),
         };
         sim.ensure_pool()?;
@@ -325,6 +335,20 @@ impl<const D: usize> Simulation<D> {
         }
         self.time = time;
         Ok(())
+    }
+
+    /// Allows (the default) or forbids the fused coloured step: with the coloured solver on
+    /// the simulation's own pool of ≥ 2 threads, no residual recording and only blocks without
+    /// substep hooks ([`ConstraintSet::fusable`]), a whole step runs in one parallel region
+    /// instead of four per substep. Results are bit-identical either way; forbidding it is for
+    /// comparisons (benchmarks, tests).
+    pub fn set_fused_step(&mut self, allowed: bool) {
+        self.fused_enabled = allowed;
+    }
+
+    /// Whether the last step (successful or not) ran as one fused parallel region.
+    pub fn last_step_fused(&self) -> bool {
+        self.last_step_fused
     }
 
     /// The report of the last successful step.
@@ -446,7 +470,24 @@ impl<const D: usize> Simulation<D> {
         for b in &mut self.blocks {
             b.checkpoint();
         }
-        for s in 0..n_sub {
+        self.last_step_fused = self.fused_eligible(parallel);
+        let mut first = 0;
+        if self.last_step_fused {
+            let outcome = self.run_fused(h);
+            // Time advances substep by substep, as below (the same bits).
+            let done = outcome.err().unwrap_or(n_sub);
+            for _ in 0..done {
+                self.time += h;
+            }
+            let Err(s) = outcome else { return Ok(()) };
+            // A particle failed the speed test at the end of substep `s` (the fused step
+            // stopped there): the same check, error and rollback as below. The check cannot
+            // pass (it is stricter than the test), but if it did, the step would go on.
+            self.check_state(s)?;
+            self.time += h;
+            first = s + 1;
+        }
+        for s in first..n_sub {
             let ctx = SubstepContext {
                 h,
                 substep: s,
@@ -490,6 +531,55 @@ impl<const D: usize> Simulation<D> {
         Ok(())
     }
 
+    /// Whether this step can run as one fused parallel region (module `fused`) with exactly
+    /// the per-phase step's results: coloured solver, the simulation's own pool with ≥ 2
+    /// threads, no residuals, no dynamic blocks, every block fusable (no substep hooks,
+    /// projected in every iteration) and at most [`fused::MAX_BLOCKS`] blocks.
+    fn fused_eligible(&self, parallel: bool) -> bool {
+        self.fused_enabled
+            && parallel
+            && matches!(self.settings.solver, SolverKind::Coloured)
+            && self.pool_threads > 1
+            && rayon::current_num_threads() == self.pool_threads
+            && !self.settings.diagnostics.residuals
+            && !self.blocks_dynamic
+            && self.blocks.len() <= fused::MAX_BLOCKS
+            && self
+                .blocks
+                .iter()
+                .all(|b| b.fusable(self.settings.iterations))
+    }
+
+    /// All substeps in one broadcast (see module `fused`). `Err(s)`: a particle failed the
+    /// speed/finiteness test at the end of substep `s`, where the step stopped.
+    fn run_fused(&mut self, h: f64) -> Result<(), usize> {
+        let mut views: [Option<FusedBlock<'_, D>>; fused::MAX_BLOCKS] = [None; fused::MAX_BLOCKS];
+        for (view, b) in views.iter_mut().zip(self.blocks.iter_mut()) {
+            *view = Some(b.fused_block());
+        }
+        let p = &mut self.particles;
+        let settings = &self.settings;
+        let step = fused::FusedStep {
+            x: DisjointSlice::new(&mut p.x),
+            x_prev: DisjointSlice::new(&mut p.x_prev),
+            v: DisjointSlice::new(&mut p.v),
+            w: &p.inv_mass,
+            force: &p.force,
+            target: &p.kinematic_target,
+            start: &self.kinematic_start,
+            blocks: &views,
+            forces: !self.forces_zero,
+            gravity: settings.gravity,
+            h,
+            substeps: settings.substeps,
+            iterations: settings.iterations,
+            warm_start: settings.multiplier_warm_start,
+            velocity_damping: settings.velocity_damping,
+            max_speed: settings.diagnostics.max_speed,
+        };
+        step.run()
+    }
+
     /// `x_prev = xⁿ`, then x̃ = x + h v + h² g (free particles); kinematic particles move
     /// along their target.
     fn predict(&mut self, h: f64, fraction: f64, par: bool) {
@@ -516,17 +606,9 @@ impl<const D: usize> Simulation<D> {
             ),
             (&Option<Vector<D>>, &Vector<D>),
         )| {
-            *x_prev = *x;
-            if *w > 0.0 {
-                if FORCES {
-                    *v += (g + f * *w) * h;
-                } else {
-                    *v += gh;
-                }
-                *x += *v * h;
-            } else if let Some(t) = target {
-                *x = x0 + (t - x0) * fraction;
-            }
+            fused::predict_particle::<D, FORCES>(
+                x, x_prev, v, w, f, target, x0, g, gh, h, fraction,
+            );
         };
         if par {
             p.x.par_iter_mut()
@@ -617,12 +699,8 @@ impl<const D: usize> Simulation<D> {
         let p = &mut self.particles;
         let inv_h = 1.0 / h;
         let body = |((v, x), (xp, w)): ((&mut Vector<D>, &Vector<D>), (&Vector<D>, &f64))| -> bool {
-            *v = (x - xp) * inv_h;
-            if *w > 0.0 && damp != 1.0 {
-                *v *= damp;
-            }
             // NaN compares false, so a non-finite velocity fails this test too.
-            v.norm_squared() <= max_speed2
+            fused::update_velocity(v, x, xp, w, inv_h, damp, max_speed2)
         };
         if par {
             p.v.par_iter_mut()

@@ -15,7 +15,11 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::{ConstraintKind, check_stencil};
+use super::{
+    AttachmentConstraints, ConstraintKind, DihedralBendingConstraints, DistanceConstraints,
+    IsometricBendingConstraints, MembraneConstraints, NeoHookeanTetConstraints,
+    SurfaceVolumeConstraint, TetVolumeConstraints, check_stencil,
+};
 use crate::schedule::Schedule;
 use crate::{BuildError, Particles, Vector};
 
@@ -47,14 +51,14 @@ pub struct SubstepContext {
 
 /// A barrier for the threads of one broadcast: spins briefly, then yields (the machine may be
 /// shared). Arrivals publish their writes (release) and leavers see all of them (acquire).
-struct SpinBarrier {
+pub(crate) struct SpinBarrier {
     arrived: std::sync::atomic::AtomicUsize,
     generation: std::sync::atomic::AtomicUsize,
     threads: usize,
 }
 
 impl SpinBarrier {
-    fn new(threads: usize) -> Self {
+    pub(crate) fn new(threads: usize) -> Self {
         Self {
             arrived: std::sync::atomic::AtomicUsize::new(0),
             generation: std::sync::atomic::AtomicUsize::new(0),
@@ -62,7 +66,7 @@ impl SpinBarrier {
         }
     }
 
-    fn wait(&self) {
+    pub(crate) fn wait(&self) {
         use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
         let generation = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
@@ -154,6 +158,14 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn reset_multipliers(&mut self, warm_start_decay: Option<f64>, parallel: bool);
     /// See [`ConstraintKind::projects_in_iteration`].
     fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool;
+    /// Whether the simulation's fused coloured step may drive this block with `iterations`
+    /// iterations per substep: no substep hooks (see [`ConstraintKind::SUBSTEP_HOOKS`]), a
+    /// static topology and a projection in every iteration. The fused step then does exactly
+    /// what the per-phase step does, in one parallel region per step.
+    fn fusable(&self, iterations: usize) -> bool;
+    /// The parts of the block that the fused step works on (the kind, its colouring, its
+    /// multipliers and the per-thread scratch), borrowed for the step.
+    fn fused_block(&mut self) -> FusedBlock<'_, D>;
     /// One sequential Gauss-Seidel sweep in constraint index order.
     fn solve_gauss_seidel(
         &mut self,
@@ -362,6 +374,195 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
         // SAFETY: as above.
         unsafe { *self.ptr.add(i) = v }
     }
+
+    /// The elements `range` as an ordinary mutable slice (one thread's share of a pass).
+    ///
+    /// # Safety
+    /// `range` lies within `0..self.len()`, and while the returned slice lives no other
+    /// thread reads or writes any index of `range`.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)] // the disjointness contract is the caller's
+    pub(crate) unsafe fn range_mut(&self, range: std::ops::Range<usize>) -> &mut [T] {
+        debug_assert!(range.start <= range.end && range.end <= self.len);
+        // SAFETY: in bounds and exclusively accessed for the slice's life (caller).
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
+    }
+
+    /// The whole viewed slice, read-only (a phase in which no thread writes it).
+    ///
+    /// # Safety
+    /// While the returned slice lives no thread writes any element.
+    #[inline(always)]
+    pub(crate) unsafe fn as_slice(&self) -> &[T] {
+        // SAFETY: valid for `len` elements and not written for the slice's life (caller).
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+/// One block as the fused coloured step sees it (see [`ConstraintSet::fused_block`]): the
+/// kind's sweep behind one dynamic call per thread and colour, the colouring, the multipliers
+/// (written by several threads at disjoint indices) and the per-thread scratch buffers.
+#[derive(Clone, Copy)]
+pub struct FusedBlock<'a, const D: usize> {
+    kind: &'a dyn ColouredSweep<D>,
+    schedule: &'a Schedule,
+    lambda: DisjointSlice<'a, f64>,
+    scratch: &'a [Mutex<Vec<Vector<D>>>],
+}
+
+impl<const D: usize> std::fmt::Debug for FusedBlock<'_, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FusedBlock")
+            .field("colours", &self.schedule.colours.len())
+            .field("multipliers", &self.lambda.len())
+            .finish()
+    }
+}
+
+impl<'a, const D: usize> FusedBlock<'a, D> {
+    /// The colours of the block's schedule, each a list of tasks (ranges of
+    /// [`FusedBlock::order`]).
+    pub(crate) fn colours(&self) -> &'a [Vec<std::ops::Range<u32>>] {
+        &self.schedule.colours
+    }
+
+    /// The multipliers, for disjoint per-thread access.
+    pub(crate) fn lambda(&self) -> DisjointSlice<'a, f64> {
+        self.lambda
+    }
+
+    /// Scratch buffer `slot` (worker `t` uses slot `t + 1`, as the per-phase sweep does).
+    pub(crate) fn scratch(&self, slot: usize) -> &'a Mutex<Vec<Vector<D>>> {
+        &self.scratch[slot]
+    }
+
+    /// Projects the constraints of `tasks` (tasks of one colour of this block), exactly as
+    /// [`ConstraintSet::solve_coloured`] does.
+    ///
+    /// # Safety
+    /// While this runs no other thread touches the positions of these tasks' stencils, nor
+    /// their multipliers, and no thread writes `x_prev` (a thread's slice of one colour, the
+    /// others working on other slices of the same colour: Schedule invariant); `x` is the
+    /// array the block was validated against.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn run_tasks(
+        &self,
+        tasks: &[std::ops::Range<u32>],
+        x: DisjointSlice<'_, Vector<D>>,
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        h: f64,
+        scratch: &mut Vec<Vector<D>>,
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe {
+            self.kind.run_tasks(
+                &self.schedule.order,
+                tasks,
+                x,
+                x_prev,
+                w,
+                self.lambda,
+                h,
+                scratch,
+            )
+        }
+    }
+}
+
+/// The coloured sweep of a kind over some tasks, callable through `dyn` (one call per thread
+/// and colour in the fused step).
+trait ColouredSweep<const D: usize>: Sync {
+    /// See [`FusedBlock::run_tasks`].
+    ///
+    /// # Safety
+    /// As [`FusedBlock::run_tasks`]; `lambda` is the block's multiplier array.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn run_tasks(
+        &self,
+        order: &[u32],
+        tasks: &[std::ops::Range<u32>],
+        x: DisjointSlice<'_, Vector<D>>,
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        lambda: DisjointSlice<'_, f64>,
+        h: f64,
+        scratch: &mut Vec<Vector<D>>,
+    );
+}
+
+impl<K: ConstraintKind<D>, const D: usize> ColouredSweep<D> for K {
+    unsafe fn run_tasks(
+        &self,
+        order: &[u32],
+        tasks: &[std::ops::Range<u32>],
+        x: DisjointSlice<'_, Vector<D>>,
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        lambda: DisjointSlice<'_, f64>,
+        h: f64,
+        scratch: &mut Vec<Vector<D>>,
+    ) {
+        // SAFETY: forwarded contract.
+        unsafe { run_tasks(self, order, tasks, x, x_prev, w, lambda, h, scratch) }
+    }
+}
+
+/// The coloured Gauss-Seidel projection of `tasks` (ranges of `order`), task after task, in
+/// `order`'s order inside a task. Every coloured sweep (serial, fork-join, broadcast, fused)
+/// runs through this one function, so all of them give the same bits.
+///
+/// # Safety
+/// As [`FusedBlock::run_tasks`]; `lambda` is the kind's multiplier array.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_tasks<K: ConstraintKind<D>, const D: usize>(
+    kind: &K,
+    order: &[u32],
+    tasks: &[std::ops::Range<u32>],
+    xs: DisjointSlice<'_, Vector<D>>,
+    x_prev: &[Vector<D>],
+    w: &[f64],
+    lambdas: DisjointSlice<'_, f64>,
+    h: f64,
+    scratch: &mut Vec<Vector<D>>,
+) {
+    let inv_h2 = 1.0 / (h * h);
+    for task in tasks {
+        let mut run = order[task.start as usize..task.end as usize]
+            .iter()
+            .map(|&c| c as usize);
+        // SAFETY: tasks of one colour touch disjoint particles and disjoint constraints
+        // (Schedule invariant), so no two threads access the same x or λ entry; stencils
+        // were range-checked when the block was added.
+        unsafe {
+            while let Some(c) = kind.project_closed_form_run(&mut run, true, xs, w, lambdas, inv_h2)
+            {
+                let mut l = lambdas.get(c);
+                project_in_place(kind, c, xs, x_prev, w, &mut l, h, scratch);
+                lambdas.set(c, l);
+            }
+        }
+    }
+}
+
+/// Whether `K` is one of this crate's mesh kinds, none of which has substep hooks (checked by
+/// reading them: they override neither `begin_substep` nor `end_substep`, and their topology
+/// is static). A stand-in until each of them says `SUBSTEP_HOOKS = false` itself.
+fn hookless_core_kind<K: 'static, const D: usize>() -> bool {
+    use std::any::TypeId;
+    let t = TypeId::of::<K>();
+    [
+        TypeId::of::<DistanceConstraints>(),
+        TypeId::of::<AttachmentConstraints<D>>(),
+        TypeId::of::<DihedralBendingConstraints>(),
+        TypeId::of::<IsometricBendingConstraints>(),
+        TypeId::of::<MembraneConstraints>(),
+        TypeId::of::<TetVolumeConstraints<D>>(),
+        TypeId::of::<SurfaceVolumeConstraint>(),
+        TypeId::of::<NeoHookeanTetConstraints<D>>(),
+    ]
+    .contains(&t)
 }
 
 /// The XPBD projection of constraint `c` (module docs) on a private copy of its stencil:
@@ -595,6 +796,31 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         self.kind.projects_in_iteration(iteration, iterations)
     }
 
+    fn fusable(&self, iterations: usize) -> bool {
+        let hooks = K::SUBSTEP_HOOKS && !hookless_core_kind::<K, D>();
+        !hooks
+            && !self.kind.dynamic_topology()
+            && (0..iterations).all(|it| self.kind.projects_in_iteration(it, iterations))
+    }
+
+    fn fused_block(&mut self) -> FusedBlock<'_, D> {
+        self.ensure_scratch();
+        let Self {
+            kind,
+            lambda,
+            schedule,
+            scratch,
+            ..
+        } = self;
+        let kind: &K = kind;
+        FusedBlock {
+            kind,
+            schedule: kind.own_schedule().unwrap_or(schedule),
+            lambda: DisjointSlice::new(lambda),
+            scratch,
+        }
+    }
+
     fn reset_multipliers(&mut self, warm_start_decay: Option<f64>, parallel: bool) {
         let reset = |l: &mut [f64]| match warm_start_decay {
             None => l.iter_mut().for_each(|l| *l = 0.0),
@@ -664,23 +890,11 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         let xs = DisjointSlice::new(x);
         let lambdas = DisjointSlice::new(lambda);
         let order = &schedule.order[..];
-        let inv_h2 = 1.0 / (ctx.h * ctx.h);
-        let run_task = |task: &std::ops::Range<u32>, scratch: &mut Vec<Vector<D>>| {
-            let mut run = order[task.start as usize..task.end as usize]
-                .iter()
-                .map(|&c| c as usize);
-            // SAFETY: tasks of one colour touch disjoint particles and disjoint constraints
-            // (Schedule invariant), so no two threads access the same x or λ entry; stencils
-            // were range-checked when the block was added.
-            unsafe {
-                while let Some(c) =
-                    kind.project_closed_form_run(&mut run, true, xs, w, lambdas, inv_h2)
-                {
-                    let mut l = lambdas.get(c);
-                    project_in_place(kind, c, xs, x_prev, w, &mut l, ctx.h, scratch);
-                    lambdas.set(c, l);
-                }
-            }
+        let run = |tasks: &[std::ops::Range<u32>], scratch: &mut Vec<Vector<D>>| {
+            // SAFETY: `tasks` is a share of one colour's tasks and the other threads work on
+            // other shares of the same colour (Schedule invariant: disjoint particles and
+            // constraints); x_prev is not written during the sweep.
+            unsafe { run_tasks(kind, order, tasks, xs, x_prev, w, lambdas, ctx.h, scratch) }
         };
         if parallel && ctx.dedicated_pool && rayon::current_num_threads() > 1 {
             // One broadcast per sweep: thread t runs the t-th of T contiguous slices of each
@@ -697,9 +911,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
                 let mut s = scratch[t + 1].lock().expect("scratch lock");
                 for colour in &schedule.colours {
                     let k = colour.len();
-                    for task in &colour[k * t / n_threads..k * (t + 1) / n_threads] {
-                        run_task(task, &mut s);
-                    }
+                    run(&colour[k * t / n_threads..k * (t + 1) / n_threads], &mut s);
                     barrier.wait();
                 }
             });
@@ -708,15 +920,13 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
                 colour.par_iter().for_each(|task| {
                     let slot = rayon::current_thread_index().map_or(0, |i| i + 1);
                     let mut s = scratch[slot].lock().expect("scratch lock");
-                    run_task(task, &mut s);
+                    run(std::slice::from_ref(task), &mut s);
                 });
             }
         } else {
             let mut s = scratch[0].lock().expect("scratch lock");
             for colour in &schedule.colours {
-                for task in colour {
-                    run_task(task, &mut s);
-                }
+                run(colour, &mut s);
             }
         }
     }

@@ -157,6 +157,15 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// Whether [`ConstraintKind::begin_substep`] or [`ConstraintKind::end_substep`] may do
+    /// anything. `true` (the default) is the conservative answer: the simulation then calls
+    /// both hooks every substep, through the per-phase step. A kind that overrides neither hook
+    /// may say `false`, which lets [`crate::Simulation`] run a whole step of the coloured solver
+    /// in one parallel region (the fused step, bit-identical to the per-phase step). The
+    /// plain mesh kinds of this crate are also recognised by type (see
+    /// `ConstraintSet::fusable`).
+    const SUBSTEP_HOOKS: bool = true;
+
     /// Called at the start of each substep with `x = xⁿ`, before prediction (which is also
     /// when `x_prev` is set to `xⁿ`: here it still holds the previous substep's start), and
     /// `v = vⁿ`: frozen per-step data (neighbour lists, contacts) is built here.

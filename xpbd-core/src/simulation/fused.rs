@@ -1,0 +1,377 @@
+//! The fused coloured step: a whole step (all substeps) of the coloured Gauss-Seidel solver in
+//! one `rayon::broadcast`, instead of four entries into the pool per substep (prediction,
+//! multiplier reset, the sweep, the velocity update), each of which costs a wake-up of the
+//! other workers.
+//!
+//! Each of the T threads of the simulation's own pool does, per substep:
+//!
+//! 1. prediction ([`predict_particle`]) on its contiguous particle range `[n t/T, n (t+1)/T)`;
+//! 2. the multiplier reset on its range of each block's λ; barrier;
+//! 3. per iteration, block and colour: its contiguous slice of the colour's tasks (as the
+//!    per-phase sweep, `ConstraintSet::solve_coloured`), barrier;
+//! 4. the velocity update ([`update_velocity`]) on its particle range, with the speed and
+//!    finiteness test folded into a shared flag; barrier; all threads stop after this substep
+//!    when the flag is set.
+//!
+//! Every particle, multiplier and constraint sees the same operations in the same order as in
+//! the per-phase step (the per-particle bodies and the task kernel are the same functions), so
+//! the results are bit-identical for any thread count. The simulation uses it only when that
+//! holds (see `Simulation::fused_eligible`).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crate::Vector;
+use crate::constraint::DisjointSlice;
+use crate::constraint::block::{FusedBlock, SpinBarrier};
+
+/// Blocks a fused step can hold (their views live in a stack array); a simulation with more
+/// blocks takes the per-phase step.
+pub(super) const MAX_BLOCKS: usize = 8;
+
+/// `x_prev = x`, then for a free particle `v += (g + f w) h` (or `v += g h`, precomputed, when
+/// no particle has a force: the same bits) and `x += v h`; a kinematic particle moves to
+/// `x0 + (target − x0) · fraction`. Semi-implicit Euler prediction (Macklin et al. 2019,
+/// Algorithm 1).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn predict_particle<const D: usize, const FORCES: bool>(
+    x: &mut Vector<D>,
+    x_prev: &mut Vector<D>,
+    v: &mut Vector<D>,
+    w: &f64,
+    f: &Vector<D>,
+    target: &Option<Vector<D>>,
+    x0: &Vector<D>,
+    g: Vector<D>,
+    gh: Vector<D>,
+    h: f64,
+    fraction: f64,
+) {
+    *x_prev = *x;
+    if *w > 0.0 {
+        if FORCES {
+            *v += (g + f * *w) * h;
+        } else {
+            *v += gh;
+        }
+        *x += *v * h;
+    } else if let Some(t) = target {
+        *x = x0 + (t - x0) * fraction;
+    }
+}
+
+/// `v = (x − x_prev) / h`, times `damp` for free particles when damping is on. Returns whether
+/// `|v|² ≤ max_speed2` (false for a non-finite velocity: NaN compares false).
+#[inline(always)]
+pub(super) fn update_velocity<const D: usize>(
+    v: &mut Vector<D>,
+    x: &Vector<D>,
+    xp: &Vector<D>,
+    w: &f64,
+    inv_h: f64,
+    damp: f64,
+    max_speed2: f64,
+) -> bool {
+    *v = (x - xp) * inv_h;
+    if *w > 0.0 && damp != 1.0 {
+        *v *= damp;
+    }
+    v.norm_squared() <= max_speed2
+}
+
+/// Everything one fused step reads and writes. The particle arrays that change are
+/// [`DisjointSlice`]s: each thread writes only its own particle range, outside the sweeps.
+pub(super) struct FusedStep<'a, const D: usize> {
+    pub x: DisjointSlice<'a, Vector<D>>,
+    pub x_prev: DisjointSlice<'a, Vector<D>>,
+    pub v: DisjointSlice<'a, Vector<D>>,
+    pub w: &'a [f64],
+    pub force: &'a [Vector<D>],
+    pub target: &'a [Option<Vector<D>>],
+    /// Kinematic particles' positions at the start of the step.
+    pub start: &'a [Vector<D>],
+    pub blocks: &'a [Option<FusedBlock<'a, D>>],
+    /// Whether some particle has an external force.
+    pub forces: bool,
+    pub gravity: Vector<D>,
+    pub h: f64,
+    pub substeps: usize,
+    pub iterations: usize,
+    pub warm_start: Option<f64>,
+    pub velocity_damping: f64,
+    pub max_speed: f64,
+}
+
+impl<const D: usize> FusedStep<'_, D> {
+    /// Runs all substeps on every thread of the current pool. `Err(s)`: some particle failed
+    /// the speed/finiteness test at the end of substep `s`, where all threads stopped (the
+    /// state is that of the per-phase step at the same point).
+    pub(super) fn run(&self) -> Result<(), usize> {
+        let barrier = SpinBarrier::new(rayon::current_num_threads());
+        let failed = AtomicBool::new(false);
+        let failed_at = AtomicUsize::new(usize::MAX);
+        rayon::broadcast(|b| {
+            self.thread(b.index(), b.num_threads(), &barrier, &failed, &failed_at)
+        });
+        match failed_at.load(Ordering::Relaxed) {
+            usize::MAX => Ok(()),
+            s => Err(s),
+        }
+    }
+
+    /// Thread `t` of `n_threads`. Every thread passes the same barriers in the same order
+    /// (the loops depend only on the substep, iteration, block and colour counts).
+    fn thread(
+        &self,
+        t: usize,
+        n_threads: usize,
+        barrier: &SpinBarrier,
+        failed: &AtomicBool,
+        failed_at: &AtomicUsize,
+    ) {
+        let n = self.w.len();
+        let mine = n * t / n_threads..n * (t + 1) / n_threads;
+        let h = self.h;
+        // The same expressions as the per-phase step's, so the same bits.
+        let gh = self.gravity * h;
+        let damp = (-self.velocity_damping * h).exp();
+        let max_speed2 = self.max_speed.powi(2);
+        let inv_h = 1.0 / h;
+        for s in 0..self.substeps {
+            let fraction = (s + 1) as f64 / self.substeps as f64;
+            if self.forces {
+                self.predict::<true>(mine.clone(), gh, fraction);
+            } else {
+                self.predict::<false>(mine.clone(), gh, fraction);
+            }
+            for b in self.blocks.iter().flatten() {
+                let lambda = b.lambda();
+                let m = lambda.len();
+                // SAFETY: the λ ranges of the threads are disjoint, and no sweep runs before
+                // the barrier below.
+                let mine = unsafe { lambda.range_mut(m * t / n_threads..m * (t + 1) / n_threads) };
+                match self.warm_start {
+                    None => mine.iter_mut().for_each(|l| *l = 0.0),
+                    Some(d) => mine.iter_mut().for_each(|l| *l *= 1.0 - d),
+                }
+            }
+            barrier.wait();
+            for _ in 0..self.iterations {
+                for b in self.blocks.iter().flatten() {
+                    let mut scratch = b.scratch(t + 1).lock().expect("scratch lock");
+                    // SAFETY: x_prev is written only in the prediction, which every thread
+                    // finished before the barrier above; the slice dies before the velocity
+                    // update's barrier.
+                    let x_prev = unsafe { self.x_prev.as_slice() };
+                    for colour in b.colours() {
+                        let k = colour.len();
+                        let share = &colour[k * t / n_threads..k * (t + 1) / n_threads];
+                        // SAFETY: the threads run disjoint shares of one colour's tasks, which
+                        // touch disjoint particles and multipliers (Schedule invariant); the
+                        // barrier after each colour separates colours.
+                        unsafe { b.run_tasks(share, self.x, x_prev, self.w, h, &mut scratch) };
+                        barrier.wait();
+                    }
+                }
+            }
+            // SAFETY: own particle range; every sweep ended at the last colour's barrier, and
+            // x_prev is read here only at this range.
+            let ok = unsafe {
+                let v = self.v.range_mut(mine.clone());
+                let x = &self.x.range_mut(mine.clone())[..];
+                let xp = &self.x_prev.range_mut(mine.clone())[..];
+                v.iter_mut()
+                    .zip(x)
+                    .zip(xp.iter().zip(&self.w[mine.clone()]))
+                    .fold(true, |ok, ((v, x), (xp, w))| {
+                        ok & update_velocity(v, x, xp, w, inv_h, damp, max_speed2)
+                    })
+            };
+            if !ok {
+                failed.store(true, Ordering::Relaxed);
+            }
+            // Also publishes the flag: the barrier orders every arrival before every leave.
+            barrier.wait();
+            if failed.load(Ordering::Relaxed) {
+                if t == 0 {
+                    failed_at.store(s, Ordering::Relaxed);
+                }
+                return;
+            }
+        }
+    }
+
+    /// Prediction on the particle range `mine`.
+    fn predict<const FORCES: bool>(
+        &self,
+        mine: std::ops::Range<usize>,
+        gh: Vector<D>,
+        fraction: f64,
+    ) {
+        // SAFETY: own particle range, and no thread reads another's range until the barrier
+        // after the multiplier reset (the previous substep's last barrier ended every read).
+        let (x, x_prev, v) = unsafe {
+            (
+                self.x.range_mut(mine.clone()),
+                self.x_prev.range_mut(mine.clone()),
+                self.v.range_mut(mine.clone()),
+            )
+        };
+        let (g, h) = (self.gravity, self.h);
+        x.iter_mut()
+            .zip(x_prev.iter_mut())
+            .zip(v.iter_mut())
+            .zip(self.w[mine.clone()].iter().zip(&self.force[mine.clone()]))
+            .zip(self.target[mine.clone()].iter().zip(&self.start[mine]))
+            .for_each(|((((x, xp), v), (w, f)), (target, x0))| {
+                predict_particle::<D, FORCES>(x, xp, v, w, f, target, x0, g, gh, h, fraction);
+            });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::builders::ClothGrid;
+    use crate::builders::cloth::benchmark_cloth;
+    use crate::{Simulation, SolverKind, SolverSettings, StepError, Vector};
+
+    /// Cloth with stretch and bending blocks, warm-started multipliers, velocity damping, an
+    /// external force and a moving kinematic particle: every branch of the fused step.
+    fn rich_cloth(threads: usize, fused: bool, max_speed: f64) -> Simulation<3> {
+        let cloth = ClothGrid::<3> {
+            nx: 40,
+            ny: 40,
+            stretch_compliance: 1e-6,
+            pinned: vec![(0, 39), (39, 39)],
+            ..ClothGrid::default()
+        }
+        .build()
+        .unwrap();
+        let bending = cloth.dihedral_bending(1e-4).unwrap();
+        let mut settings = SolverSettings::<3> {
+            solver: SolverKind::Coloured,
+            threads,
+            substeps: 4,
+            iterations: 2,
+            multiplier_warm_start: Some(0.2),
+            velocity_damping: 0.5,
+            ..SolverSettings::default()
+        };
+        settings.diagnostics.max_speed = max_speed;
+        let mut particles = cloth.particles.clone();
+        particles.force[100] = Vector::<3>::new(0.3, -0.2, 0.1);
+        let pinned = 39 * 40;
+        particles.kinematic_target[pinned] = Some(particles.x[pinned] + Vector::<3>::x() * 1e-3);
+        let mut sim = Simulation::new(particles, settings).unwrap();
+        sim.add_constraints(cloth.stretch.clone()).unwrap();
+        sim.add_constraints(bending).unwrap();
+        sim.set_fused_step(fused);
+        sim
+    }
+
+    fn bits(v: &[Vector<3>]) -> Vec<u64> {
+        v.iter()
+            .flat_map(|p| p.iter().map(|c| c.to_bits()))
+            .collect()
+    }
+
+    fn state(sim: &Simulation<3>) -> (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>) {
+        let p = sim.particles();
+        let lambda = sim
+            .blocks()
+            .iter()
+            .flat_map(|b| b.multipliers().iter().map(|l| l.to_bits()))
+            .collect();
+        (bits(&p.x), bits(&p.x_prev), bits(&p.v), lambda)
+    }
+
+    #[test]
+    fn fused_step_is_bit_identical_to_the_per_phase_step() {
+        let mut reference = rich_cloth(2, false, 1e4);
+        let mut runs: Vec<_> = [2, 3, 8]
+            .into_iter()
+            .map(|t| (t, rich_cloth(t, true, 1e4)))
+            .collect();
+        for step in 0..12 {
+            reference.step(1.0 / 60.0).unwrap();
+            assert!(!reference.last_step_fused());
+            let want = state(&reference);
+            for (t, sim) in &mut runs {
+                sim.step(1.0 / 60.0).unwrap();
+                assert!(sim.last_step_fused(), "{t} threads: fused path not taken");
+                assert!(state(sim) == want, "{t} threads differ at step {step}");
+                assert_eq!(sim.time().to_bits(), reference.time().to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn fused_step_reports_and_rolls_back_a_divergence_like_the_per_phase_step() {
+        // Speed limits that the falling cloth passes within a few steps, at various substeps.
+        let mut substeps_seen = Vec::new();
+        for max_speed in [0.3, 0.6, 0.9, 1.2, 1.5] {
+            let mut reference = rich_cloth(2, false, max_speed);
+            let mut fused = rich_cloth(2, true, max_speed);
+            for _ in 0..60 {
+                let before = state(&fused);
+                let a: Result<(), StepError> = reference.step(1.0 / 60.0).map(|_| ());
+                let b = fused.step(1.0 / 60.0).map(|_| ());
+                assert!(fused.last_step_fused());
+                assert_eq!(a, b);
+                assert!(state(&fused) == state(&reference));
+                assert_eq!(fused.time().to_bits(), reference.time().to_bits());
+                if let Err(e) = b {
+                    // x and v as before the step (x_prev = x and the multipliers are not part
+                    // of the rolled-back state).
+                    let after = state(&fused);
+                    assert!(after.0 == before.0 && after.2 == before.2, "rolled back");
+                    let StepError::Diverged { substep, .. } = e else {
+                        panic!("{e:?}")
+                    };
+                    substeps_seen.push(substep);
+                    break;
+                }
+            }
+        }
+        assert_eq!(substeps_seen.len(), 5, "every speed limit is reached");
+        assert!(substeps_seen.iter().any(|&s| s > 0), "{substeps_seen:?}");
+    }
+
+    #[test]
+    fn benchmark_cloth_takes_the_fused_path_with_two_threads() {
+        let mut sim = benchmark_cloth(128, SolverKind::Coloured, 2).unwrap();
+        sim.step(1.0 / 60.0).unwrap();
+        assert!(sim.last_step_fused());
+        assert!(sim.blocks().iter().all(|b| b.fusable(1)));
+        // Not fused: one thread, or residual recording, or another solver.
+        let mut one = benchmark_cloth(32, SolverKind::Coloured, 1).unwrap();
+        one.step(1.0 / 60.0).unwrap();
+        assert!(!one.last_step_fused());
+        let mut residuals = benchmark_cloth(32, SolverKind::Coloured, 2).unwrap();
+        let mut settings = residuals.settings().clone();
+        settings.diagnostics.residuals = true;
+        residuals.set_settings(settings).unwrap();
+        residuals.step(1.0 / 60.0).unwrap();
+        assert!(!residuals.last_step_fused());
+        let mut jacobi = benchmark_cloth(32, SolverKind::JACOBI, 2).unwrap();
+        jacobi.step(1.0 / 60.0).unwrap();
+        assert!(!jacobi.last_step_fused());
+    }
+
+    #[test]
+    fn blocks_with_substep_hooks_keep_the_per_phase_step() {
+        use crate::contact::{Collider, ColliderContacts, ContactOptions, Shape};
+        let mut sim = benchmark_cloth(16, SolverKind::Coloured, 2).unwrap();
+        let mut contacts = ColliderContacts::new(0.01, ContactOptions::default()).unwrap();
+        contacts
+            .add_collider(Collider::fixed(Shape::HalfSpace {
+                normal: Vector::<3>::z(),
+                offset: -0.5,
+            }))
+            .unwrap();
+        sim.add_constraints(contacts).unwrap();
+        assert!(!sim.blocks()[1].fusable(1));
+        sim.step(1.0 / 60.0).unwrap();
+        assert!(!sim.last_step_fused());
+    }
+}
