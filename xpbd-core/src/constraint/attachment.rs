@@ -63,6 +63,8 @@ impl<const D: usize> AttachmentConstraints<D> {
 }
 
 impl<const D: usize> ConstraintKind<D> for AttachmentConstraints<D> {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "attachment";
     const FIXED_ARITY: usize = 1;
 

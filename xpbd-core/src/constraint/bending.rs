@@ -93,6 +93,8 @@ impl DihedralBendingConstraints {
 }
 
 impl ConstraintKind<3> for DihedralBendingConstraints {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "dihedral bending";
     const FIXED_ARITY: usize = 4;
 
@@ -192,6 +194,8 @@ impl IsometricBendingConstraints {
 }
 
 impl ConstraintKind<3> for IsometricBendingConstraints {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "isometric bending";
     const FIXED_ARITY: usize = 4;
 

@@ -15,11 +15,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::{
-    AttachmentConstraints, ConstraintKind, DihedralBendingConstraints, DistanceConstraints,
-    IsometricBendingConstraints, MembraneConstraints, NeoHookeanTetConstraints,
-    SurfaceVolumeConstraint, TetVolumeConstraints, check_stencil,
-};
+use super::{ConstraintKind, check_stencil};
 use crate::schedule::Schedule;
 use crate::{BuildError, Particles, Vector};
 
@@ -546,25 +542,6 @@ unsafe fn run_tasks<K: ConstraintKind<D>, const D: usize>(
     }
 }
 
-/// Whether `K` is one of this crate's mesh kinds, none of which has substep hooks (checked by
-/// reading them: they override neither `begin_substep` nor `end_substep`, and their topology
-/// is static). A stand-in until each of them says `SUBSTEP_HOOKS = false` itself.
-fn hookless_core_kind<K: 'static, const D: usize>() -> bool {
-    use std::any::TypeId;
-    let t = TypeId::of::<K>();
-    [
-        TypeId::of::<DistanceConstraints>(),
-        TypeId::of::<AttachmentConstraints<D>>(),
-        TypeId::of::<DihedralBendingConstraints>(),
-        TypeId::of::<IsometricBendingConstraints>(),
-        TypeId::of::<MembraneConstraints>(),
-        TypeId::of::<TetVolumeConstraints<D>>(),
-        TypeId::of::<SurfaceVolumeConstraint>(),
-        TypeId::of::<NeoHookeanTetConstraints<D>>(),
-    ]
-    .contains(&t)
-}
-
 /// The XPBD projection of constraint `c` (module docs) on a private copy of its stencil:
 /// `xs[k]` holds the position of `idx[k]` on entry and the corrected position on exit.
 /// Returns whether `xs` changed (Δλ ≠ 0 or the kind's [`ConstraintKind::after_projection`]
@@ -797,8 +774,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
     }
 
     fn fusable(&self, iterations: usize) -> bool {
-        let hooks = K::SUBSTEP_HOOKS && !hookless_core_kind::<K, D>();
-        !hooks
+        !K::SUBSTEP_HOOKS
             && !self.kind.dynamic_topology()
             && (0..iterations).all(|it| self.kind.projects_in_iteration(it, iterations))
     }

@@ -121,6 +121,8 @@ impl DistanceConstraints {
 }
 
 impl<const D: usize> ConstraintKind<D> for DistanceConstraints {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "distance";
     const FIXED_ARITY: usize = 2;
 

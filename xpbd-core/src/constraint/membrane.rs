@@ -123,6 +123,8 @@ impl MembraneConstraints {
 }
 
 impl ConstraintKind<3> for MembraneConstraints {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "membrane";
     const FIXED_ARITY: usize = 3;
 

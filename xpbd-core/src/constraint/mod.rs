@@ -162,8 +162,7 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
     /// both hooks every substep, through the per-phase step. A kind that overrides neither hook
     /// may say `false`, which lets [`crate::Simulation`] run a whole step of the coloured solver
     /// in one parallel region (the fused step, bit-identical to the per-phase step). The
-    /// plain mesh kinds of this crate are also recognised by type (see
-    /// `ConstraintSet::fusable`).
+    /// plain mesh kinds of this crate say `false`.
     const SUBSTEP_HOOKS: bool = true;
 
     /// Called at the start of each substep with `x = xⁿ`, before prediction (which is also

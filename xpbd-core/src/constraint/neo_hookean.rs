@@ -104,6 +104,8 @@ pub fn lame(youngs: f64, poisson: f64) -> Result<(f64, f64), BuildError> {
 }
 
 impl<const D: usize> ConstraintKind<D> for NeoHookeanTetConstraints<D> {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "neo-hookean";
     const FIXED_ARITY: usize = D + 1;
 

@@ -104,6 +104,8 @@ pub(crate) fn rest_measure_checked<const D: usize>(
 }
 
 impl<const D: usize> ConstraintKind<D> for TetVolumeConstraints<D> {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "volume";
     const FIXED_ARITY: usize = D + 1;
 
@@ -210,6 +212,8 @@ pub fn enclosed_volume(triangles: &[[u32; 3]], xs: &[Vector<3>]) -> f64 {
 }
 
 impl ConstraintKind<3> for SurfaceVolumeConstraint {
+    const SUBSTEP_HOOKS: bool = false;
+
     const NAME: &'static str = "surface volume";
 
     fn len(&self) -> usize {
