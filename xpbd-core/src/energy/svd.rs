@@ -60,6 +60,64 @@ pub fn rotation_variant_svd_from<const D: usize>(
     jacobi_svd(f, f * v0, *v0)
 }
 
+/// [`rotation_variant_svd_from`] for a caller that keeps `A = F V₀` and, instead of `V₀`, its
+/// image `M = B V₀` under some fixed matrix `B` (e.g. `B = Fⁿ` when `F = (I + H) Fⁿ`, so that
+/// `A = (I + H) M` and `∂C/∂F Fⁿᵀ = U diag(d) Mᵀ` need no `V`). `V₀` must be a proper rotation
+/// (`det V₀ = +1`, as every `V` this module returns). Returns `(U, σ)` of `F = U diag(σ) Vᵀ`
+/// with the contract of [`rotation_variant_svd`] and replaces `m` by `B V`; `V` itself is not
+/// formed (its determinant is the sign of the sorting permutation, `det V₀ = +1`).
+///
+/// The Jacobi sweeps of [`rotation_variant_svd_from`] (for the same `A`, the same `U` and `σ`
+/// bit for bit), except that the degenerate-column threshold is taken relative to the largest
+/// column norm of `A` instead of `max |F_ij|` (they differ by at most a factor `√D`), and an `A`
+/// whose squared norm is zero or not finite gives `U = I`, `σ = diag A`.
+/// ```
+/// use nalgebra::Matrix3;
+/// use xpbd_core::energy::svd::{rotation_variant_svd, rotation_variant_svd_tracked};
+/// let fn_ = Matrix3::new(1.1, 0.2, 0.0, -0.1, 0.9, 0.1, 0.0, 0.05, 1.0);
+/// let (_, _, v0) = rotation_variant_svd(&fn_);
+/// let h = Matrix3::new(0.01, 0.02, 0.0, 0.0, -0.03, 0.01, 0.02, 0.0, 0.01);
+/// let f = (Matrix3::identity() + h) * fn_;
+/// let mut m = fn_ * v0;
+/// let a = m + h * m;
+/// let (u, s) = rotation_variant_svd_tracked(&a, &mut m);
+/// let (u_ref, s_ref, v_ref) = rotation_variant_svd(&f);
+/// assert!((s - s_ref).norm() < 1e-14 && (u - u_ref).norm() < 1e-12);
+/// assert!((m - fn_ * v_ref).norm() < 1e-12);
+/// ```
+#[inline(always)]
+pub fn rotation_variant_svd_tracked<const D: usize>(
+    a: &SMatrix<f64, D, D>,
+    m: &mut SMatrix<f64, D, D>,
+) -> (SMatrix<f64, D, D>, SVector<f64, D>) {
+    let mut cols: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| a[(i, j)]));
+    let n2: [f64; D] = core::array::from_fn(|j| dot(&cols[j], &cols[j]));
+    let total: f64 = n2.iter().sum();
+    if !(total > 0.0 && total.is_finite()) {
+        let sigma = SVector::<f64, D>::from_fn(|i, _| a[(i, i)]);
+        return (SMatrix::identity(), sigma);
+    }
+    // The largest column norm: max |A_ij| ≤ scale ≤ √D max |A_ij|.
+    let scale = n2.iter().fold(0.0f64, |s, &v| s.max(v)).sqrt();
+    let mut w: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| m[(i, j)]));
+    let n2 = sweeps(&mut cols, &mut w, n2);
+    let (mut u, mut sigma, order) = sorted_left_vectors(&cols, &n2, scale);
+    for (dst, &src) in order.iter().enumerate() {
+        for k in 0..D {
+            m[(k, dst)] = w[src][k];
+        }
+    }
+    if determinant(&u) < 0.0 {
+        negate_column(&mut u, D - 1);
+        sigma[D - 1] = -sigma[D - 1];
+    }
+    if odd_permutation(&order) {
+        negate_column(m, D - 1);
+        sigma[D - 1] = -sigma[D - 1];
+    }
+    (u, sigma)
+}
+
 /// One-sided Jacobi on `a = F V₀` accumulating `V = V₀ · rotations`.
 ///
 /// The columns are kept as plain arrays (`[[f64; D]; D]`, column `j` = `cols[j]`) so that the
@@ -78,21 +136,53 @@ fn jacobi_svd<const D: usize>(
     }
     let mut a: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| a[(i, j)]));
     let mut v: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| v[(i, j)]));
+    let n2 = core::array::from_fn(|j| dot(&a[j], &a[j]));
+    let n2 = sweeps(&mut a, &mut v, n2);
+    let (mut u, mut sigma, order) = sorted_left_vectors(&a, &n2, scale);
+    let mut v_sorted = SMatrix::<f64, D, D>::zeros();
+    for (dst, &src) in order.iter().enumerate() {
+        for k in 0..D {
+            v_sorted[(k, dst)] = v[src][k];
+        }
+    }
+    // Make U and V proper rotations; the sign goes on the smallest singular value.
+    if determinant(&u) < 0.0 {
+        negate_column(&mut u, D - 1);
+        sigma[D - 1] = -sigma[D - 1];
+    }
+    if determinant(&v_sorted) < 0.0 {
+        negate_column(&mut v_sorted, D - 1);
+        sigma[D - 1] = -sigma[D - 1];
+    }
+    (u, sigma, v_sorted)
+}
+
+/// Cyclic Jacobi sweeps on the columns of `a`, each rotation also applied to the companion `v`,
+/// from the squared column norms `n2` of `a` until a sweep rotates nothing. Returns the squared
+/// column norms, kept up to date (recomputed after each rotation of a column, so that a pair
+/// that does not rotate, the whole last sweep and the final singular values reuse them: the
+/// same dot products in the same order as recomputing them, hence the same bits).
+#[inline(always)]
+fn sweeps<const D: usize>(
+    a: &mut [[f64; D]; D],
+    v: &mut [[f64; D]; D],
+    mut n2: [f64; D],
+) -> [f64; D] {
     for _ in 0..MAX_SWEEPS {
         // The pairs in cyclic order; spelled out for D ≤ 3 so that every index is a constant.
         let rotated = match D {
-            2 => jacobi_pair(&mut a, &mut v, 0, 1),
+            2 => jacobi_pair(a, v, &mut n2, 0, 1),
             3 => {
-                let r01 = jacobi_pair(&mut a, &mut v, 0, 1);
-                let r02 = jacobi_pair(&mut a, &mut v, 0, 2);
-                let r12 = jacobi_pair(&mut a, &mut v, 1, 2);
+                let r01 = jacobi_pair(a, v, &mut n2, 0, 1);
+                let r02 = jacobi_pair(a, v, &mut n2, 0, 2);
+                let r12 = jacobi_pair(a, v, &mut n2, 1, 2);
                 r01 | r02 | r12
             }
             _ => {
                 let mut rotated = false;
                 for p in 0..D {
                     for q in (p + 1)..D {
-                        rotated |= jacobi_pair(&mut a, &mut v, p, q);
+                        rotated |= jacobi_pair(a, v, &mut n2, p, q);
                     }
                 }
                 rotated
@@ -102,9 +192,20 @@ fn jacobi_svd<const D: usize>(
             break;
         }
     }
-    // Column norms are the singular values; sort them in decreasing order (stable insertion
-    // sort: equal norms keep their column order).
-    let norms: [f64; D] = core::array::from_fn(|j| dot(&a[j], &a[j]).sqrt());
+    n2
+}
+
+/// `U` (columns `a_j / ‖a_j‖`, a numerically zero column completed to an orthonormal basis),
+/// `σ = ‖a_j‖` sorted in decreasing order (stable insertion sort: equal norms keep their column
+/// order) and the sorting permutation (`order[dst] = src`); no sign fixed yet.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn sorted_left_vectors<const D: usize>(
+    a: &[[f64; D]; D],
+    n2: &[f64; D],
+    scale: f64,
+) -> (SMatrix<f64, D, D>, SVector<f64, D>, [usize; D]) {
+    let norms: [f64; D] = core::array::from_fn(|j| n2[j].sqrt());
     let mut order: [usize; D] = core::array::from_fn(|j| j);
     for i in 1..D {
         let mut j = i;
@@ -114,15 +215,11 @@ fn jacobi_svd<const D: usize>(
         }
     }
     let mut u = SMatrix::<f64, D, D>::zeros();
-    let mut v_sorted = SMatrix::<f64, D, D>::zeros();
     let mut sigma = SVector::<f64, D>::zeros();
     let tiny = scale * f64::EPSILON * 4.0;
     let mut degenerate = false;
     for (dst, &src) in order.iter().enumerate() {
         sigma[dst] = norms[src];
-        for k in 0..D {
-            v_sorted[(k, dst)] = v[src][k];
-        }
         if norms[src] > tiny {
             for k in 0..D {
                 u[(k, dst)] = a[src][k] / norms[src];
@@ -135,16 +232,19 @@ fn jacobi_svd<const D: usize>(
     if degenerate {
         complete_orthonormal_columns(&mut u, &sigma, tiny);
     }
-    // Make U and V proper rotations; the sign goes on the smallest singular value.
-    if determinant(&u) < 0.0 {
-        negate_column(&mut u, D - 1);
-        sigma[D - 1] = -sigma[D - 1];
+    (u, sigma, order)
+}
+
+/// Whether the permutation `order` is odd (its matrix has determinant −1).
+#[inline(always)]
+fn odd_permutation<const D: usize>(order: &[usize; D]) -> bool {
+    let mut odd = false;
+    for i in 0..D {
+        for j in (i + 1)..D {
+            odd ^= order[i] > order[j];
+        }
     }
-    if determinant(&v_sorted) < 0.0 {
-        negate_column(&mut v_sorted, D - 1);
-        sigma[D - 1] = -sigma[D - 1];
-    }
-    (u, sigma, v_sorted)
+    odd
 }
 
 /// Column dot product `Σ_k x_k y_k`, summed left to right.
@@ -159,16 +259,18 @@ fn dot<const D: usize>(x: &[f64; D], y: &[f64; D]) -> f64 {
 
 /// One Jacobi rotation of columns `p < q` (Demmel & Veselić 1992): skipped when they are
 /// orthogonal to working precision, `|a_p · a_q| ≤ ε ‖a_p‖ ‖a_q‖`; otherwise the rotation that
-/// zeroes `a_p · a_q`, applied to `a` and accumulated in `v`. Returns whether it rotated.
+/// zeroes `a_p · a_q`, applied to `a` and accumulated in `v`, and the squared norms `n2` of the
+/// two columns recomputed. Returns whether it rotated.
 #[inline(always)]
 fn jacobi_pair<const D: usize>(
     a: &mut [[f64; D]; D],
     v: &mut [[f64; D]; D],
+    n2: &mut [f64; D],
     p: usize,
     q: usize,
 ) -> bool {
-    let alpha = dot(&a[p], &a[p]);
-    let beta = dot(&a[q], &a[q]);
+    let alpha = n2[p];
+    let beta = n2[q];
     let gamma = dot(&a[p], &a[q]);
     if gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() || gamma == 0.0 {
         return false;
@@ -179,6 +281,8 @@ fn jacobi_pair<const D: usize>(
     let s = c * t;
     rotate(a, p, q, c, s);
     rotate(v, p, q, c, s);
+    n2[p] = dot(&a[p], &a[p]);
+    n2[q] = dot(&a[q], &a[q]);
     true
 }
 
@@ -296,6 +400,29 @@ mod tests {
             let cold = rotation_variant_svd(&f);
             prop_assert!((warm.1 - cold.1).norm() < 1e-12 * f.norm().max(1.0));
             check_result(&f, warm);
+        }
+
+        /// The tracked form on `A = (I + H) M`, `M = Fⁿ V₀`: `F = (I + H) Fⁿ = U diag(σ) Vᵀ`
+        /// with `V = Fⁿ⁻¹ M` after the call (a rotation), the same σ as the plain SVD of `F`;
+        /// tracked again from its own result (the run kernel's next iteration), still so.
+        #[test]
+        fn tracked_3d(
+            base in proptest::array::uniform9(-0.4f64..0.4),
+            step in proptest::array::uniform9(-0.3f64..0.3),
+            again in proptest::array::uniform9(-0.01f64..0.01),
+        ) {
+            let fn_ = Matrix3::identity() + Matrix3::from_row_slice(&base);
+            prop_assume!(determinant(&fn_).abs() > 0.05);
+            let fn_inv = fn_.try_inverse().unwrap();
+            let (_, _, v0) = rotation_variant_svd(&fn_);
+            let mut m = fn_ * v0;
+            for h in [Matrix3::from_row_slice(&step), Matrix3::from_row_slice(&again)] {
+                let f = (Matrix3::identity() + h) * fn_;
+                let (u, s) = rotation_variant_svd_tracked(&(m + h * m), &mut m);
+                let v = fn_inv * m;
+                check_result(&f, (u, s, v));
+                prop_assert!((s - rotation_variant_svd(&f).1).norm() < 1e-12 * f.norm());
+            }
         }
 
         #[test]
