@@ -131,8 +131,9 @@ pub fn evaluate_from<const D: usize>(
 }
 
 /// `(C, G)` of [`evaluate_from`] at the trial gradient `F_tr = (I + Δt∇v) Fⁿ`: what the XPBD
-/// projection needs (`dp_alpha`: [`PlasticModel::constant_dp_alpha`]). Both the generic
-/// `evaluate` and the run kernel go through here, so they agree bit for bit.
+/// projection needs (`dp_alpha`: [`PlasticModel::constant_dp_alpha`]), for the generic
+/// `evaluate`. The run kernel ([`crate::projection`]) shares [`principal_response`] with it
+/// but forms the SVD and `G` from its own warm start, so the two agree to round-off.
 ///
 /// (Measured and not kept: skipping the SVD for cohesionless Drucker–Prager in expansion,
 /// `det F_tr > 1`, where `C = 0` and `G = 0` exactly; 0.4 % of the evaluations of the sand
@@ -191,34 +192,86 @@ pub(crate) fn evaluate_core<const D: usize>(
     dp_alpha: Option<f64>,
 ) -> EvaluationCore<D> {
     let svd = principal_from(f_trial, v_guess);
-    let (eps, new_state) = if plastic_in_loop {
-        model.project_strain_with(&svd.eps, state, lame, dt, dp_alpha)
-    } else {
-        (svd.eps, *state)
-    };
-    // σ = exp ε; when Z left ε unchanged (elastic step) that is the clamped SVD value, so the
-    // exponentials are skipped (ε and Ψ are used directly: no logarithm is recomputed either).
-    let projected = eps != svd.eps;
-    let sigma = if projected {
-        eps.map(f64::exp)
-    } else {
-        svd.sigma
-            .map(|s| s.max(crate::plasticity::MIN_SINGULAR_VALUE))
-    };
-    let energy_density = hencky::psi_from_strain(lame, &eps);
-    let value = (2.0 * energy_density).max(0.0).sqrt();
-    let gradient_factor = if value > C_AT_REST {
-        let d = hencky::dpsi_from_strain(lame, &eps, &sigma) / value;
-        svd.u * SMatrix::from_diagonal(&d) * svd.v_t * f_n.transpose()
+    let p = principal_response(
+        &svd.sigma,
+        &svd.eps,
+        lame,
+        model,
+        state,
+        dt,
+        plastic_in_loop,
+        dp_alpha,
+    );
+    let gradient_factor = if p.value != 0.0 {
+        svd.u * SMatrix::from_diagonal(&p.dc_dsigma) * svd.v_t * f_n.transpose()
     } else {
         SMatrix::zeros()
     };
     EvaluationCore {
         svd,
-        sigma,
-        value: if value > C_AT_REST { value } else { 0.0 },
-        energy_density,
+        sigma: p.sigma,
+        value: p.value,
+        energy_density: p.energy_density,
         gradient_factor,
+        state: p.state,
+    }
+}
+
+/// The constraint in principal form, from the trial stretches `σ` and strains `ε = ln σ`
+/// (clamped) of one SVD `F_tr = U diag(σ) Vᵀ`: `∂C/∂F = U diag(dc_dsigma) Vᵀ`.
+pub(crate) struct PrincipalResponse<const D: usize> {
+    /// `C = sqrt(2Ψ(ε_E))`, 0 at rest (`C ≤ C_AT_REST`).
+    pub value: f64,
+    /// `∂C/∂σᵢ = (∂Ψ/∂σᵢ)/C` at the projected strain (zero at rest).
+    pub dc_dsigma: SVector<f64, D>,
+    /// `Ψ(ε_E)`.
+    pub energy_density: f64,
+    /// The projected stretches `exp ε_E` (the clamped `σ` when `Z` left `ε` unchanged).
+    pub sigma: SVector<f64, D>,
+    /// Plastic state after the projection.
+    pub state: PlasticState,
+}
+
+/// Return mapping `ε_E = Z(ε)` (in the loop only), `C`, `Ψ` and `∂C/∂σ` (see
+/// [`PrincipalResponse`]); shared by [`evaluate_from`] and the run kernel
+/// ([`crate::projection`]), which forms `G` from its own record of `V`.
+#[allow(clippy::too_many_arguments)] // the constitutive inputs
+#[inline(always)]
+pub(crate) fn principal_response<const D: usize>(
+    sigma: &SVector<f64, D>,
+    eps: &SVector<f64, D>,
+    lame: &Lame,
+    model: &PlasticModel,
+    state: &PlasticState,
+    dt: f64,
+    plastic_in_loop: bool,
+    dp_alpha: Option<f64>,
+) -> PrincipalResponse<D> {
+    let (eps_e, new_state) = if plastic_in_loop {
+        model.project_strain_with(eps, state, lame, dt, dp_alpha)
+    } else {
+        (*eps, *state)
+    };
+    // σ = exp ε; when Z left ε unchanged (elastic step) that is the clamped SVD value, so the
+    // exponentials are skipped (ε and Ψ are used directly: no logarithm is recomputed either).
+    let projected = eps_e != *eps;
+    let sigma_e = if projected {
+        eps_e.map(f64::exp)
+    } else {
+        sigma.map(|s| s.max(crate::plasticity::MIN_SINGULAR_VALUE))
+    };
+    let energy_density = hencky::psi_from_strain(lame, &eps_e);
+    let value = (2.0 * energy_density).max(0.0).sqrt();
+    let active = value > C_AT_REST; // false for NaN too: no correction
+    PrincipalResponse {
+        value: if active { value } else { 0.0 },
+        dc_dsigma: if active {
+            hencky::dpsi_from_strain(lame, &eps_e, &sigma_e) / value
+        } else {
+            SVector::zeros()
+        },
+        energy_density,
+        sigma: sigma_e,
         state: new_state,
     }
 }

@@ -29,6 +29,7 @@ use crate::error::XpbiError;
 use crate::kernel::WendlandC2;
 use crate::material::Material;
 use crate::plasticity::{Lame, PlasticState};
+use crate::projection::warm::WarmStarts;
 use crate::projection::{ProjectionData, project_run};
 
 /// Rows per parallel work item when building the per-step data (fixed: thread-count independent).
@@ -203,8 +204,11 @@ pub struct XpbiContinuum<const D: usize> {
     /// [`KernelFrame::Reference`]: reference weights `q⁰` (same layout as `weights`) and the
     /// total deformation gradients (empty in the current frame).
     reference_weights: Vec<SVector<f64, D>>,
-    /// Right singular vectors of Fⁿ per member (warm start of the per-iteration SVD).
+    /// Right singular vectors of Fⁿ per member (warm start of the generic `evaluate`'s SVD).
     svd_guess: Vec<SMatrix<f64, D, D>>,
+    /// The run kernel's `Fⁿ V` per member: `Fⁿ V(Fⁿ)` at `begin_substep`, then with the `V` of
+    /// the member's last evaluation (see [`crate::projection::warm`]).
+    warm: WarmStarts<D>,
     /// Per member, the upper triangle of `S_p = Σ_k w_k q_k q_kᵀ` over its stencil (the
     /// projection's denominator is `Σ_ij (GᵀG)_ij S_ij`), built in `begin_substep` from the
     /// particles' inverse masses; `w_source` identifies that array (address, length) so that a
@@ -316,6 +320,7 @@ impl<const D: usize> XpbiContinuum<D> {
             schedule: Schedule::default(),
             reference_weights: Vec::new(),
             svd_guess: Vec::new(),
+            warm: WarmStarts::default(),
             w_moment: Vec::new(),
             w_source: (0, 0),
             f_total: Vec::new(),
@@ -417,6 +422,7 @@ impl<const D: usize> XpbiContinuum<D> {
             + self.volume.capacity() * 8
             + self.reference_weights.capacity() * v
             + self.svd_guess.capacity() * m
+            + self.warm.capacity() * m
             + self.w_moment.capacity() * 8
             + (self.f_total.capacity() + self.backup_total.capacity()) * m
             + (self.schedule.order.capacity() * 4
@@ -601,13 +607,20 @@ impl<const D: usize> XpbiContinuum<D> {
         self.w_source = (w.as_ptr() as usize, w.len());
     }
 
-    /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ.
+    /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ; `V(Fⁿ)` and the run
+    /// kernel's `Fⁿ V(Fⁿ)`.
     fn update_rest_moment(&mut self) {
         self.svd_guess.clear();
         self.svd_guess.par_extend(
             self.f
                 .par_iter()
                 .map(|f| xpbd_core::energy::svd::rotation_variant_svd(f).2),
+        );
+        self.warm.reset(
+            self.f
+                .par_iter()
+                .zip(self.svd_guess.par_iter())
+                .map(|(f, v)| f * v),
         );
         let (stencil, weights, xn, offsets) = (
             &self.stencil,
@@ -686,9 +699,8 @@ impl<const D: usize> XpbiContinuum<D> {
             stencil: &self.stencil,
             weights: &self.weights,
             rest_moment: &self.rest_moment,
-            f: &self.f,
             state: &self.state,
-            svd_guess: &self.svd_guess,
+            warm: &self.warm,
             compliance: &self.inv_rest_volume,
             lame: &self.lame,
             model: &self.material.plasticity,

@@ -7,20 +7,34 @@
 //!
 //! ```text
 //! begin_substep:    S_p = Σ_k w_k q_k q_kᵀ           (w: the particles' inverse masses)
+//!                   M_p = Fⁿ V(Fⁿ)                   (warm start, see `warm`)
 //! pass 1 (gather):  Δt∇v_p = Σ_{k≥1} (x_k − x_0) q_kᵀ − B_p
-//! evaluate:         C, G  (SVD of F_tr, return map, ∂C/∂F Fⁿᵀ)
+//! SVD:              A = F_tr V_prev = M_p + Δt∇v_p M_p  (F_tr = (I + Δt∇v_p) Fⁿ),
+//!                   Jacobi on A → U, σ; the rotations also update M_p to Fⁿ V
+//! evaluate:         C, ∂C/∂σ (return map);  G = ∂C/∂F Fⁿᵀ = U diag(∂C/∂σ) Vᵀ Fⁿᵀ
+//!                                                 = U diag(∂C/∂σ) M_pᵀ
 //! denominator:      Σ_k w_k |G q_k|² = Σ_k w_k q_kᵀ GᵀG q_k = Σ_ij (GᵀG)_ij S_ij
 //! XPBD:             Δλ = (−C − α̃λ) / (Σ_k w_k |G q_k|² + α̃),   λ ← λ + Δλ
 //! pass 2 (scatter): x_k ← x_k + w_k Δλ G q_k   (w_k > 0)
 //! ```
 //! which is the generic kernel's update (XPBD eq. 18 of Macklin et al. 2016, no damping) in exact
-//! arithmetic; only the summation order of the denominator differs (round-off).
+//! arithmetic. It differs from the generic kernel by round-off only: the summation order of the
+//! denominator, `G` from `M` instead of `V` and `Fⁿ`, and the SVD's starting point (from the
+//! second iteration of a substep on, the constraint's previous `V`: about 1.6 Jacobi sweeps per
+//! SVD in the sand column, fewer than from `V(Fⁿ)`). Measured (callgrind, 3D sand column, 2662
+//! particles, 50 steps of 10 iterations): 3075 → 2170 instructions per constraint projection.
 
 use nalgebra::{SMatrix, SVector};
 use xpbd_core::constraint::DisjointSlice;
+use xpbd_core::energy::svd::rotation_variant_svd_tracked;
 
-use crate::constraint::value_and_gradient;
-use crate::plasticity::{Lame, PlasticModel, PlasticState};
+use crate::constraint::principal_response;
+use crate::plasticity::{Lame, MIN_SINGULAR_VALUE, PlasticModel, PlasticState};
+
+// Declared here rather than in `lib.rs` (crate-private, used only by this kernel and its owner).
+#[path = "warm.rs"]
+pub(crate) mod warm;
+use warm::WarmStarts;
 
 /// The per-step data of the single-form XPBI constraints that the projection reads.
 pub(crate) struct ProjectionData<'a, const D: usize> {
@@ -29,9 +43,9 @@ pub(crate) struct ProjectionData<'a, const D: usize> {
     pub weights: &'a [SVector<f64, D>],
     /// `B_p` (see `XpbiContinuum::rest_moment`).
     pub rest_moment: &'a [SMatrix<f64, D, D>],
-    pub f: &'a [SMatrix<f64, D, D>],
     pub state: &'a [PlasticState],
-    pub svd_guess: &'a [SMatrix<f64, D, D>],
+    /// `M_p = Fⁿ V_p` of the last SVD of each constraint ([`warm`]), read and rewritten here.
+    pub warm: &'a WarmStarts<D>,
     /// Compliance α = 1/V⁰ per constraint.
     pub compliance: &'a [f64],
     pub lame: &'a Lame,
@@ -70,15 +84,19 @@ pub(crate) fn w_moment<const D: usize>(
     }
 }
 
-/// `Σ_ij (GᵀG)_ij S_ij = Σ_k w_k |G q_k|²` from the packed `S`.
+/// `Σ_ij (GᵀG)_ij S_ij = Σ_k w_k |G q_k|²` from the packed `S` (only the upper triangle of
+/// `GᵀG` is formed: `(GᵀG)_ij = Σ_k G_ki G_kj`, summed over `k` in order).
 #[inline(always)]
 fn denominator<const D: usize>(gm: &SMatrix<f64, D, D>, s: &[f64]) -> f64 {
-    let m = gm.transpose() * gm;
     let mut sum = 0.0;
     let mut e = 0;
     for j in 0..D {
         for i in 0..=j {
-            let t = m[(i, j)] * s[e];
+            let mut m = gm[(0, i)] * gm[(0, j)];
+            for k in 1..D {
+                m += gm[(k, i)] * gm[(k, j)];
+            }
+            let t = m * s[e];
             sum += if i == j { t } else { 2.0 * t };
             e += 1;
         }
@@ -105,14 +123,35 @@ pub(crate) unsafe fn project_run<const D: usize>(
     inv_h2: f64,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if D == 3 && std::arch::is_x86_feature_detected!("avx") {
+    if D == 3 && w.len() >= x.len() && std::arch::is_x86_feature_detected!("avx") {
         // SAFETY: AVX present, D == 3 (a position and a weight are three contiguous f64, a
-        // matrix nine, column-major); the rest is the caller's contract.
-        unsafe { project_with::<D, true>(data, order, x, w, lambda, inv_h2) };
+        // matrix nine, column-major), every stencil index below x.len() ≤ w.len() (caller).
+        unsafe { project_avx::<D>(data, order, x, w, lambda, inv_h2) };
         return;
     }
     // SAFETY: the caller's contract.
     unsafe { project_with::<D, false>(data, order, x, w, lambda, inv_h2) };
+}
+
+/// [`project_with`] with the AVX passes, the whole loop (the evaluation and its SVD included)
+/// compiled with AVX enabled: three-operand VEX code and 256-bit vectors where the compiler
+/// finds them, fewer instructions than the baseline SSE2 build. No FMA is enabled and Rust does
+/// not contract or reassociate, so the arithmetic is the scalar path's bit for bit.
+///
+/// # Safety
+/// As [`project_with`] with `AVX`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn project_avx<const D: usize>(
+    data: &ProjectionData<'_, D>,
+    order: &mut impl Iterator<Item = usize>,
+    x: DisjointSlice<'_, SVector<f64, D>>,
+    w: &[f64],
+    lambda: DisjointSlice<'_, f64>,
+    inv_h2: f64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { project_with::<D, true>(data, order, x, w, lambda, inv_h2) };
 }
 
 /// [`project_run`] with the AVX passes (`AVX = true`, only for D = 3 on an AVX CPU) or the
@@ -149,19 +188,31 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
             // SAFETY: exclusive access, indices in range (caller).
             unsafe { gather_scalar(idx, q, x, &mut g) };
         }
-        let f_n = &data.f[c];
-        let f_trial = (SMatrix::<f64, D, D>::identity() + g) * f_n;
-        let (value, gm) = value_and_gradient(
-            &f_trial,
-            f_n,
+        // F_tr = (I + Δt∇v) Fⁿ = U Σ Vᵀ from A = F_tr V_prev = M + Δt∇v M (M = Fⁿ V_prev);
+        // the SVD rewrites M as Fⁿ V, and ∂C/∂F Fⁿᵀ = U diag(∂C/∂σ) Vᵀ Fⁿᵀ = U diag(∂C/∂σ) Mᵀ.
+        // SAFETY: exclusive access to constraint c (caller), in range.
+        let m = unsafe { data.warm.get_mut(c) };
+        let a = *m + g * *m;
+        let (u, sigma) = rotation_variant_svd_tracked(&a, m);
+        let eps = sigma.map(|s| s.max(MIN_SINGULAR_VALUE).ln());
+        let response = principal_response(
+            &sigma,
+            &eps,
             data.lame,
             data.model,
             &data.state[c],
             data.dt,
             data.plastic_in_loop,
-            &data.svd_guess[c],
             data.dp_alpha,
         );
+        let value = response.value;
+        let gm = if value != 0.0 {
+            // U diag(d) as scaled columns (not a product with a diagonal matrix's zeros).
+            let d = &response.dc_dsigma;
+            SMatrix::<f64, D, D>::from_fn(|i, k| u[(i, k)] * d[k]) * m.transpose()
+        } else {
+            SMatrix::zeros()
+        };
         let per = packed_len(D);
         let wsum = denominator(&gm, &data.w_moment[c * per..(c + 1) * per]);
         let alpha_tilde = data.compliance[c] * inv_h2;
@@ -285,7 +336,8 @@ mod avx {
     }
 
     /// See [`super::gather_scalar`]; `q` is `3 |idx|` f64, `x` three f64 per particle, `g`
-    /// nine f64 (column-major) that are read and updated.
+    /// nine f64 (column-major) that are read and updated. Two neighbours per loop trip (the
+    /// same accumulation order; half the loop overhead).
     ///
     /// # Safety
     /// AVX; exclusive access to the positions of `idx`, all in range; `q`, `g` valid.
@@ -296,12 +348,23 @@ mod avx {
             let mut g0 = load3(g);
             let mut g1 = load3(g.add(3));
             let mut g2 = load3(g.add(6));
-            for (k, &p) in idx.iter().enumerate().skip(1) {
+            let mut add = |k: usize| {
                 let qk = q.add(3 * k);
-                let d = _mm256_sub_pd(load3(x.add(3 * p as usize)), x0);
+                let p = *idx.get_unchecked(k) as usize;
+                let d = _mm256_sub_pd(load3(x.add(3 * p)), x0);
                 g0 = _mm256_add_pd(g0, _mm256_mul_pd(d, _mm256_broadcast_sd(&*qk)));
                 g1 = _mm256_add_pd(g1, _mm256_mul_pd(d, _mm256_broadcast_sd(&*qk.add(1))));
                 g2 = _mm256_add_pd(g2, _mm256_mul_pd(d, _mm256_broadcast_sd(&*qk.add(2))));
+            };
+            let n = idx.len();
+            let mut k = 1;
+            while k + 1 < n {
+                add(k);
+                add(k + 1);
+                k += 2;
+            }
+            if k < n {
+                add(k);
             }
             store3(g, g0);
             store3(g.add(3), g1);
@@ -309,10 +372,12 @@ mod avx {
         }
     }
 
-    /// See [`super::scatter_scalar`]; `gm` nine f64, column-major.
+    /// See [`super::scatter_scalar`]; `gm` nine f64, column-major. `w_k Δλ` is formed in
+    /// every lane from a broadcast of `w_k` (the same product), and two neighbours are handled
+    /// per loop trip.
     ///
     /// # Safety
-    /// As [`gather`].
+    /// As [`gather`]; every index of `idx` also below `w.len()`.
     #[target_feature(enable = "avx")]
     pub(super) unsafe fn scatter(
         idx: &[u32],
@@ -326,10 +391,12 @@ mod avx {
             let c0 = load3(gm);
             let c1 = load3(gm.add(3));
             let c2 = load3(gm.add(6));
-            for (k, &p) in idx.iter().enumerate() {
-                let p = p as usize;
-                let wk = w[p];
-                if wk > 0.0 {
+            let dlv = _mm256_set1_pd(dl);
+            let zero = _mm256_setzero_pd();
+            let step = |k: usize| {
+                let p = *idx.get_unchecked(k) as usize;
+                let wk = _mm256_broadcast_sd(w.get_unchecked(p));
+                if _mm_comigt_sd(_mm256_castpd256_pd128(wk), _mm256_castpd256_pd128(zero)) != 0 {
                     let qk = q.add(3 * k);
                     let gq = _mm256_add_pd(
                         _mm256_add_pd(
@@ -339,9 +406,19 @@ mod avx {
                         _mm256_mul_pd(c2, _mm256_broadcast_sd(&*qk.add(2))),
                     );
                     let xp = x.add(3 * p);
-                    let xn = _mm256_add_pd(load3(xp), _mm256_mul_pd(gq, _mm256_set1_pd(wk * dl)));
+                    let xn = _mm256_add_pd(load3(xp), _mm256_mul_pd(gq, _mm256_mul_pd(wk, dlv)));
                     store3(xp, xn);
                 }
+            };
+            let n = idx.len();
+            let mut k = 0;
+            while k + 1 < n {
+                step(k);
+                step(k + 1);
+                k += 2;
+            }
+            if k < n {
+                step(k);
             }
         }
     }
@@ -526,11 +603,13 @@ mod tests {
             return;
         }
         let (c, p) = perturbed::<3>();
+        // Each path with its own warm starts (a sweep rewrites them).
+        let cb = c.clone();
         let (mut xa, mut la) = (p.x.clone(), vec![0.0; c.len()]);
         let (mut xb, mut lb) = (p.x.clone(), vec![0.0; c.len()]);
         for _ in 0..3 {
             run(&c, &mut xa, &p.inv_mass, &mut la, 1e-3, false);
-            run(&c, &mut xb, &p.inv_mass, &mut lb, 1e-3, true);
+            run(&cb, &mut xb, &p.inv_mass, &mut lb, 1e-3, true);
         }
         assert_ne!(xa, p.x);
         let bits = |v: &[Vector3<f64>]| -> Vec<u64> {
