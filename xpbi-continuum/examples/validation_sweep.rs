@@ -7,6 +7,8 @@
 //!   hardening `ln J_p = LN_JP0`);
 //! * `… -- repose PHI SPEED [DX] [GROUND_MU] [XSPH] [CORRECTION 0/1] [CALIBRATED 0/1] [SETTLE]
 //!   [ITERATIONS] [INLET_HEIGHT] [DT] [IN_LOOP 0/1]`;
+//! * `… -- repose3 PHI [DX] [VOLUME] [SPEED] [INLET_RADIUS] [DT] [SETTLE] [ITERATIONS] [THREADS]
+//!   [INLET_HEIGHT]`: a 3D pour ([`ReposeConfig::fine_3d`] unless overridden);
 //! * `… -- heap PHI THETA0 …`: a triangular heap released at rest (arguments in the code);
 //! * `… -- sand3d N SECONDS R`: the report's 3D sand column at correction radius `R`Δx.
 //!
@@ -129,6 +131,39 @@ fn main() {
                 r.height,
                 r.half_width,
                 r.particles,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Some("repose3") => {
+            // 3D pour, `ReposeConfig::fine_3d` unless overridden: PHI DX VOLUME SPEED
+            // INLET_RADIUS DT SETTLE ITERATIONS THREADS INLET_HEIGHT
+            let mut c = ReposeConfig::fine_3d(arg(2, 30.0));
+            c.spacing = arg(3, c.spacing);
+            c.poured_volume = arg(4, c.poured_volume);
+            c.inflow_speed = arg(5, c.inflow_speed);
+            c.inlet_half_width = arg(6, c.inlet_half_width);
+            c.dt = arg(7, c.dt);
+            c.settle_time = arg(8, c.settle_time);
+            c.iterations = arg(9, c.iterations as f64) as usize;
+            c.threads = arg(10, 1.0) as usize;
+            c.inlet_height = arg(11, c.inlet_height);
+            let r = run_angle_of_repose::<3>(&c).expect("repose run");
+            println!(
+                "phi={} dx={} vol={} v={} a={} h={} dt={} settle={} it={} slope={:.2} height={:.4} half_width={:.4} n={} steps={} wall={:.1}",
+                c.friction_angle,
+                c.spacing,
+                c.poured_volume,
+                c.inflow_speed,
+                c.inlet_half_width,
+                c.inlet_height,
+                c.dt,
+                c.settle_time,
+                c.iterations,
+                r.slope_degrees,
+                r.height,
+                r.half_width,
+                r.particles,
+                r.steps,
                 start.elapsed().as_secs_f64()
             );
         }

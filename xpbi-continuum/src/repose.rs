@@ -75,6 +75,30 @@ pub fn plane_calibrated_angle(friction_degrees: f64) -> f64 {
         .to_degrees()
 }
 
+/// The slope (degrees) on which a steadily shearing layer of the Drucker–Prager material of
+/// [`crate::plasticity`] (cone `α tr τ + ‖dev τ‖ ≤ 0`, zero dilatancy, flow coaxial with the
+/// stress) is in limit equilibrium, in dimension `dim` (derived): steady simple shear parallel
+/// to the slope has a strain rate with only the shear components, so `dev τ` has only the
+/// shear component `s` (`‖dev τ‖ = √2 s`) and every normal stress equals `−p`,
+/// `p = −tr τ / d`; at yield `√2 s = α d p`, and on the slope `s / p = tan θ`:
+/// `tan θ = d α / √2`. With Klár's 3D α(φ) this is 24.0°, 34.7°, 43.4° for φ = 20°, 30°, 40°
+/// (the cone is fitted to triaxial compression, which is stronger than simple shear); in 2D
+/// with the plane-calibrated cone (`√2 α = sin φ`) it is `atan(sin φ)` = 18.9°, 26.6°, 32.7°:
+/// Davis's (1968) reduced strength `tan φ* = cos ψ sin φ / (1 − sin ψ sin φ)` of a
+/// non-associated Mohr–Coulomb material at dilatancy ψ = 0. Static equilibrium allows any
+/// slope up to φ, but a flank that fails and flows comes to rest near this angle.
+///
+/// ```
+/// use xpbi_continuum::plasticity::drucker_prager_alpha;
+/// use xpbi_continuum::repose::flowing_slope_angle;
+/// assert!((flowing_slope_angle(drucker_prager_alpha(30.0), 3) - 34.7).abs() < 0.05);
+/// let plane = 30f64.to_radians().sin() / 2f64.sqrt();
+/// assert!((flowing_slope_angle(plane, 2) - 26.57).abs() < 0.01);
+/// ```
+pub fn flowing_slope_angle(alpha: f64, dim: usize) -> f64 {
+    (dim as f64 * alpha / 2f64.sqrt()).atan().to_degrees()
+}
+
 /// What to run (SI units).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReposeConfig {
@@ -155,6 +179,23 @@ impl ReposeConfig {
         Self {
             spacing: 0.0025,
             dt: 2.5e-4,
+            ..Self::quick(friction_angle)
+        }
+    }
+
+    /// The 3D tier (the full report's; [`crate::Material::sand_with_friction`]`(φ)`, Klár's
+    /// cone, no calibration): Δx = 2.5 mm, 0.1 L (≈ 6400 particles) poured through a 1.5 cm-
+    /// radius inlet 0.1 m above the plate at 0.1 m/s (≈ 1.4 s), Δt = 2.5e-4 s, 1 s of
+    /// settling, plate μ = 1. At Δx = 5 mm a heap of 2400 particles (radius ≈ 16Δx) is too
+    /// coarse for the slope fit: 28.8°, 32.8°, 28.6° for φ = 20°, 30°, 40°.
+    pub fn fine_3d(friction_angle: f64) -> Self {
+        Self {
+            spacing: 0.0025,
+            dt: 2.5e-4,
+            poured_volume: 1e-4,
+            inlet_half_width: 0.015,
+            inflow_speed: 0.1,
+            plane_calibrated: false,
             ..Self::quick(friction_angle)
         }
     }
