@@ -12,12 +12,20 @@
 //! each flank (the slope is their mean), in 3D on the radial profile.
 //!
 //! What the slope should be: for a cohesionless Mohr–Coulomb material an infinite slope is
-//! statically admissible iff its angle θ ≤ φ, so a slowly built heap stands at θ ≈ φ. In 2D
-//! (plane, d = 2) the Drucker–Prager cone of [`crate::plasticity`] with
-//! `α = √(2/3)·2 sin φ/(3 − sin φ)` is, in principal stresses,
+//! statically admissible iff its angle θ ≤ φ. But a poured heap is built by small avalanches,
+//! and a *flowing* layer of a zero-dilatancy, coaxial cone (this crate's Drucker–Prager
+//! return mapping, Klár et al. 2016, keeps tr ε) is in limit equilibrium on a flatter slope:
+//! in steady simple shear only the shear stress is deviatoric, so `tan θ = d α / √2`
+//! ([`flowing_slope_angle`], derived). In 2D (plane, d = 2) the cone of [`crate::plasticity`]
+//! with `α = √(2/3)·2 sin φ/(3 − sin φ)` is, in principal stresses,
 //! `|τ₁ − τ₂|/√2 = −α (τ₁ + τ₂)`, i.e. Mohr–Coulomb with `sin φ₂ᴅ = √2 α`
-//! (derived): φ₂ᴅ = 17.3°, 27.5°, 39.0° for φ = 20°, 30°, 40° ([`plane_friction_angle`]).
-
+//! (derived): φ₂ᴅ = 17.3°, 27.5°, 39.0° for φ = 20°, 30°, 40° ([`plane_friction_angle`]);
+//! even calibrated to Mohr–Coulomb φ, its flowing angle is `atan(sin φ)` = 18.9°, 26.6°,
+//! 32.7° (Davis 1968: the strength of a non-associated Mohr–Coulomb material at zero
+//! dilatancy, `tan φ* = sin φ`), so 2D heaps must stand 1–7° below φ before any numerical
+//! error. In 3D Klár's cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°:
+//! the heap can stand at φ. That is why the claim is judged in 3D ([`ReposeConfig::fine_3d`],
+//! the full tier of `cargo xtask report`), with the library's sand as users build it.
 //!
 //! **What the heaps measure** (2D, Δx = 2.5 mm, φ = 30°, 3D α so φ₂ᴅ = 27.5°; `cargo run -p
 //! xpbi-continuum --release --example validation_sweep -- heap …`): a triangular heap of slope
