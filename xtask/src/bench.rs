@@ -22,6 +22,10 @@ pub enum BenchCommand {
         /// Worker threads (the coloured and Jacobi solvers use them).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Forbid the fused coloured step (one parallel region per step) and run the
+        /// per-phase step instead: same results bit for bit, for A/B timing.
+        #[arg(long)]
+        per_phase: bool,
     },
     /// The 3D sand column of issue 5: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³, E = 3.5e5 Pa,
     /// ν = 0.3, friction angle 30°, ground friction 0.5, released at rest; spacing chosen to
@@ -66,8 +70,13 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             println!("{}", report.to_json());
             Ok(())
         }
-        BenchCommand::Cloth { n, solver, threads } => {
-            let line = bench_cloth(n, &solver, threads)?;
+        BenchCommand::Cloth {
+            n,
+            solver,
+            threads,
+            per_phase,
+        } => {
+            let line = bench_cloth_with(n, &solver, threads, !per_phase)?;
             println!("{}", serde_json::to_string(&line)?);
             Ok(())
         }
@@ -91,9 +100,22 @@ pub struct ClothBenchLine {
     pub free_corner: [f64; 3],
     pub max_relative_stretch: f64,
     pub kinetic_energy: f64,
+    /// Whether the steps ran as the fused coloured step (one parallel region per step).
+    pub fused: bool,
 }
 
+/// [`bench_cloth_with`] with the fused coloured step allowed (the default).
 pub fn bench_cloth(n: usize, solver: &str, threads: usize) -> Result<ClothBenchLine> {
+    bench_cloth_with(n, solver, threads, true)
+}
+
+/// Runs the benchmark cloth; `fused = false` forbids the fused coloured step.
+pub fn bench_cloth_with(
+    n: usize,
+    solver: &str,
+    threads: usize,
+    fused: bool,
+) -> Result<ClothBenchLine> {
     if n < 2 {
         bail!("--n must be at least 2, got {n}");
     }
@@ -103,6 +125,7 @@ pub fn bench_cloth(n: usize, solver: &str, threads: usize) -> Result<ClothBenchL
     let kind = SolverKind::from_name(solver)
         .with_context(|| format!("unknown --solver {solver:?}: use gs, jacobi or colored"))?;
     let mut sim = benchmark_cloth(n, kind, threads)?;
+    sim.set_fused_step(fused);
     let frames = 120;
     let dt = 1.0 / 60.0;
     let start = Instant::now();
@@ -125,5 +148,6 @@ pub fn bench_cloth(n: usize, solver: &str, threads: usize) -> Result<ClothBenchL
         free_corner: [corner.x, corner.y, corner.z],
         max_relative_stretch: sim.max_relative_strain(),
         kinetic_energy: p.kinetic_energy(),
+        fused: sim.last_step_fused(),
     })
 }
