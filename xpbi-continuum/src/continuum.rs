@@ -215,6 +215,9 @@ pub struct XpbiContinuum<const D: usize> {
     /// sweep given other weights falls back to the generic kernel.
     w_moment: Vec<f64>,
     w_source: (usize, usize),
+    /// Whether every stencil entry's inverse mass was positive at `begin_substep` (the run
+    /// kernel's scatter then skips its per-neighbour test).
+    w_all_positive: bool,
     f_total: Vec<SMatrix<f64, D, D>>,
     backup_total: Vec<SMatrix<f64, D, D>>,
     dt: f64,
@@ -323,6 +326,7 @@ impl<const D: usize> XpbiContinuum<D> {
             warm: WarmStarts::default(),
             w_moment: Vec::new(),
             w_source: (0, 0),
+            w_all_positive: false,
             f_total: Vec::new(),
             backup_total: Vec::new(),
             dt: 1.0,
@@ -605,6 +609,10 @@ impl<const D: usize> XpbiContinuum<D> {
                 }
             });
         self.w_source = (w.as_ptr() as usize, w.len());
+        self.w_all_positive = self
+            .stencil
+            .par_iter()
+            .all(|&p| w.get(p as usize).is_some_and(|&v| v > 0.0));
     }
 
     /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ; `V(Fⁿ)` and the run
@@ -708,6 +716,7 @@ impl<const D: usize> XpbiContinuum<D> {
             plastic_in_loop: self.settings.plasticity_in_loop,
             dp_alpha: self.dp_alpha,
             w_moment: &self.w_moment,
+            w_all_positive: self.w_all_positive,
         }
     }
 
