@@ -32,7 +32,6 @@ use crate::constraint::principal_response;
 use crate::plasticity::{Lame, MIN_SINGULAR_VALUE, PlasticModel, PlasticState};
 
 // Declared here rather than in `lib.rs` (crate-private, used only by this kernel and its owner).
-#[path = "warm.rs"]
 pub(crate) mod warm;
 use warm::WarmStarts;
 
