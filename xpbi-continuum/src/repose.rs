@@ -8,8 +8,10 @@
 //! `ground_friction`, rough enough that the heap's base does not slide: μ ≥ tan φ); the run
 //! continues for `settle_time` after the last particle has left. Measured: the free-surface
 //! slope of the heap by [`crate::observables::surface_slope`] (top particle of each horizontal
-//! bin of width 2Δx, least-squares line between 20 % and 80 % of the heap height): in 2D on
-//! each flank (the slope is their mean), in 3D on the radial profile.
+//! bin of width 2Δx, least-squares line between 20 % and 80 % of the heap height) on each
+//! flank in 2D (the slope is their mean); in 3D by
+//! [`crate::observables::heap_surface_slope_3d`] (the same line through the top particle of
+//! every Δx × Δx column: the height map).
 //!
 //! What the slope should be: for a cohesionless Mohr–Coulomb material an infinite slope is
 //! statically admissible iff its angle θ ≤ φ. But a poured heap is built by small avalanches,
@@ -48,7 +50,7 @@ use nalgebra::SVector;
 use crate::emitter::Nozzle;
 use crate::error::XpbiError;
 use crate::material::Material;
-use crate::observables::{horizontal_distances, percentile, surface_slope};
+use crate::observables::{heap_surface_slope_3d, horizontal_distances, percentile, surface_slope};
 use crate::plasticity::drucker_prager_alpha;
 use crate::scene::{ContinuumScene, SceneOptions};
 
@@ -352,7 +354,7 @@ pub fn measure_heap<const D: usize>(
             (false, false) => f64::NAN,
         }
     } else {
-        surface_slope(&r, &z, spacing, height)
+        heap_surface_slope_3d(x, &SVector::zeros(), spacing, height)
     };
     ReposeResult {
         friction_angle,

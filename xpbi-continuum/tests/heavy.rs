@@ -81,16 +81,13 @@ fn particle_uniformity_2d() {
     }
 }
 
-/// Angle of repose: sand poured at 0.1 m/s from a 2 cm inlet onto a rough plate (2D, Δx =
-/// 2.5 mm, 800 particles, plane-calibrated cone, 1 s of settling; `xpbi_continuum::repose`,
-/// the full tier of `cargo xtask report`). Measured (release, `cargo xtask report --only
-/// repose`): slopes 15.9°, 24.2°, 29.3° for φ = 20°, 30°, 40° (flanks 15.6/16.2°, 24.6/23.8°,
-/// 30.2/28.4°): increasing with φ, only φ = 20° within the 5° (deviations 4.1°, 5.8°,
-/// 10.7°). Without the calibration (3D α, φ₂ᴅ = 17.3°, 27.5°, 39.0°): 12.4°, 20.6°, 32.4°.
-/// Measured after 0.3 s of settling instead of 1 s (the heap still slumping), the slopes were
-/// ≈ 4° steeper. The flanks stand at the avalanche deposit angle of the in-loop return mapping
-/// (the `repose` module docs give the released-heap measurements). Asserted: the slopes
-/// increase, φ = 20° is within 5°, all within 12° (a regression bound, not the claim).
+/// Angle of repose in 2D: sand poured at 0.1 m/s from a 2 cm inlet onto a rough plate (Δx =
+/// 2.5 mm, 800 particles, plane-calibrated cone, 1 s of settling; `xpbi_continuum::repose`).
+/// Even calibrated to the Mohr–Coulomb cone of φ, a zero-dilatancy 2D cone flows on
+/// atan(sin φ) = 18.9°, 26.6°, 32.7° (`repose::flowing_slope_angle`, Davis 1968), so 2D heaps
+/// stand below φ by construction; the claim is judged in 3D (`angle_of_repose_3d`).
+/// Measured (session 3, `cargo xtask report --only repose` of that time): 14.3°, 23.3°, 31.5°.
+/// Asserted: the slopes increase and lie within 12° of φ (a regression bound, not the claim).
 #[test]
 #[ignore = "≈2 min; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture`"]
 fn angle_of_repose_2d() {
@@ -108,14 +105,46 @@ fn angle_of_repose_2d() {
             r.height,
             r.half_width
         );
-        let bound = if phi == 20.0 { 5.0 } else { 12.0 };
         assert!(
-            (r.slope_degrees - phi).abs() < bound,
+            (r.slope_degrees - phi).abs() < 12.0,
             "{phi}: {}",
             r.slope_degrees
         );
         slopes.push(r.slope_degrees);
     }
+    assert!(slopes[0] < slopes[1] && slopes[1] < slopes[2], "{slopes:?}");
+}
+
+/// Angle of repose in 3D, the claim (`ReposeConfig::fine_3d`, the full tier of `cargo
+/// xtask report`): the library's sand (Klár's cone for φ, no calibration), 0.1 L poured at
+/// 0.1 m/s through a 1.5 cm inlet 0.1 m above a rough plate, Δx = 2.5 mm, 1 s of settling;
+/// slope from the heap's height map. Asserted: the slopes increase with φ and each lies within
+/// 5° of φ. Measured: see the full report (`cargo xtask report --only repose`).
+#[test]
+#[ignore = "≈20 min on 2 cores; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture angle_of_repose_3d`"]
+fn angle_of_repose_3d() {
+    let slopes: Vec<f64> = std::thread::scope(|s| {
+        let runs: Vec<_> = [20.0, 30.0, 40.0]
+            .map(|phi| s.spawn(move || run_angle_of_repose::<3>(&ReposeConfig::fine_3d(phi))))
+            .into_iter()
+            .collect();
+        runs.into_iter()
+            .zip([20.0, 30.0, 40.0])
+            .map(|(h, phi)| {
+                let r = h.join().unwrap().unwrap();
+                println!(
+                    "φ = {phi}°: slope {:.1}°, height {:.4} m, radius {:.4} m, {} particles",
+                    r.slope_degrees, r.height, r.half_width, r.particles
+                );
+                assert!(
+                    (r.slope_degrees - phi).abs() <= 5.0,
+                    "{phi}: {}",
+                    r.slope_degrees
+                );
+                r.slope_degrees
+            })
+            .collect()
+    });
     assert!(slopes[0] < slopes[1] && slopes[1] < slopes[2], "{slopes:?}");
 }
 
