@@ -25,9 +25,18 @@
 //! even calibrated to Mohr–Coulomb φ, its flowing angle is `atan(sin φ)` = 18.9°, 26.6°,
 //! 32.7° (Davis 1968: the strength of a non-associated Mohr–Coulomb material at zero
 //! dilatancy, `tan φ* = sin φ`), so 2D heaps must stand 1–7° below φ before any numerical
-//! error. In 3D Klár's cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°:
-//! the heap can stand at φ. That is why the claim is judged in 3D ([`ReposeConfig::fine_3d`],
-//! the full tier of `cargo xtask report`), with the library's sand as users build it.
+//! error. In 3D Klár's cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°: a
+//! 3D heap can stand at φ.
+//!
+//! **3D pours measured so far are too coarse to judge** ([`ReposeConfig::fine_3d`]: 6496
+//! particles, Δx = 2.5 mm; `validation_sweep -- repose3 PHI`): the heaps are only 6.6, 9.4
+//! and 12.3 particles tall for φ = 20°, 30°, 40°, and the slope depends on the estimator:
+//! height map ([`crate::observables::heap_surface_slope_3d`]) 8.4°, 20.4°, 29.5°; radial
+//! 2Δx-bin tops ([`crate::observables::surface_slope`]) 31.8°, 38.1°, 38.1°; atan(height /
+//! radius) 15.4°, 24.2°, 32.4° (the foot of one or two layers falls inside the 20–80 % band).
+//! Poured faster (0.25 m/s through a 1 cm inlet) the bin tops gave 21.1°, 30.6°, 34.1°. A heap
+//! ≈ 30 particles tall (≈ 27× the particles) is needed; the report's repose therefore stays
+//! 2D and is compared with the 2D flowing angle.
 //!
 //! **What the heaps measure** (2D, Δx = 2.5 mm, φ = 30°, 3D α so φ₂ᴅ = 27.5°; `cargo run -p
 //! xpbi-continuum --release --example validation_sweep -- heap …`): a triangular heap of slope
@@ -193,11 +202,11 @@ impl ReposeConfig {
         }
     }
 
-    /// The 3D tier (the full report's; [`crate::Material::sand_with_friction`]`(φ)`, Klár's
-    /// cone, no calibration): Δx = 2.5 mm, 0.1 L (≈ 6400 particles) poured through a 1.5 cm-
-    /// radius inlet 0.1 m above the plate at 0.1 m/s (≈ 1.4 s), Δt = 2.5e-4 s, 1 s of
-    /// settling, plate μ = 1. At Δx = 5 mm a heap of 2400 particles (radius ≈ 16Δx) is too
-    /// coarse for the slope fit: 28.8°, 32.8°, 28.6° for φ = 20°, 30°, 40°.
+    /// A 3D pour ([`crate::Material::sand_with_friction`]`(φ)`, Klár's cone, no calibration):
+    /// Δx = 2.5 mm, 0.1 L (≈ 6500 particles) poured through a 1.5 cm-radius inlet 0.1 m above
+    /// the plate at 0.1 m/s (≈ 1.4 s), Δt = 2.5e-4 s, 1 s of settling, plate μ = 1. Still too
+    /// coarse for a slope (module docs: heaps 7–12 particles tall); at Δx = 5 mm a heap of
+    /// 2400 particles gave bin-top slopes 28.8°, 32.8°, 28.6° for φ = 20°, 30°, 40°.
     pub fn fine_3d(friction_angle: f64) -> Self {
         Self {
             spacing: 0.0025,

@@ -244,10 +244,8 @@ fn sand_column_3d_positions_heights(particles: usize) -> Vec<f64> {
 }
 
 /// Angle of repose (issue 5): Drucker–Prager sand poured onto a rough plate, slope of the heap
-/// against the friction angle φ (`xpbi_continuum::repose`). Full tier: 3D, the library's sand
-/// (Klár's cone for φ, no calibration), the issue's claim. Quick tier: 2D with the
-/// plane-calibrated cone (a 3D heap of the quick tier's size is too coarse for a slope fit:
-/// 2400 particles gave 28.8°, 32.8°, 28.6° for 20°, 30°, 40°).
+/// against the friction angle φ and against the flowing angle of the material's cone
+/// (`xpbi_continuum::repose`). The rows carry their dimension: the report pours in 2D.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReposeRow {
     /// Dimension of the run (2 or 3).
@@ -284,37 +282,35 @@ pub struct ReposeRow {
     pub wall_seconds: f64,
 }
 
-/// The repose configuration of a tier: quick = 2D [`ReposeConfig::quick`] poured at 0.1 m/s
-/// (at 0.25 m/s the 2D heaps are 5–10° flatter: the falling stream's momentum spreads them),
-/// full = 3D [`ReposeConfig::fine_3d`].
+/// The repose configuration of a tier (2D, plane-calibrated cone, poured at 0.1 m/s; at
+/// 0.25 m/s the 2D heaps are 5–10° flatter: the falling stream's momentum spreads them):
+/// quick [`ReposeConfig::quick`] (Δx = 5 mm), full [`ReposeConfig::fine`] (Δx = 2.5 mm). The
+/// 3D pour ([`ReposeConfig::fine_3d`]) is not in the report: its heap, 7–12 particles tall at
+/// Δx = 2.5 mm, is too coarse for a slope (`xpbi_continuum::repose` module docs).
 ///
 /// [`ReposeConfig::quick`]: xpbi_continuum::repose::ReposeConfig::quick
+/// [`ReposeConfig::fine`]: xpbi_continuum::repose::ReposeConfig::fine
 /// [`ReposeConfig::fine_3d`]: xpbi_continuum::repose::ReposeConfig::fine_3d
 pub fn repose_config(phi: f64, quick: bool) -> xpbi_continuum::repose::ReposeConfig {
-    if quick {
-        let mut c = xpbi_continuum::repose::ReposeConfig::quick(phi);
-        c.inflow_speed = 0.1;
-        c
+    let mut c = if quick {
+        xpbi_continuum::repose::ReposeConfig::quick(phi)
     } else {
-        xpbi_continuum::repose::ReposeConfig::fine_3d(phi)
-    }
+        xpbi_continuum::repose::ReposeConfig::fine(phi)
+    };
+    c.inflow_speed = 0.1;
+    c
 }
 
 /// Runs the angle of repose at φ = 20°, 30°, 40° (one thread each, concurrently: each run is
-/// single-threaded and deterministic): 2D in the quick tier, 3D in the full one.
+/// single-threaded and deterministic), in 2D.
 pub fn angle_of_repose(quick: bool) -> Result<Vec<ReposeRow>> {
     use xpbi_continuum::plasticity::drucker_prager_alpha;
     use xpbi_continuum::repose::{flowing_slope_angle, run_angle_of_repose};
     let run = |phi: f64| -> Result<ReposeRow> {
         let start = std::time::Instant::now();
         let c = repose_config(phi, quick);
-        let (dimension, material_angle, r) = if quick {
-            let r = run_angle_of_repose::<2>(&c).map_err(anyhow::Error::from)?;
-            (2, c.material_friction_angle::<2>(), r)
-        } else {
-            let r = run_angle_of_repose::<3>(&c).map_err(anyhow::Error::from)?;
-            (3, c.material_friction_angle::<3>(), r)
-        };
+        let r = run_angle_of_repose::<2>(&c).map_err(anyhow::Error::from)?;
+        let (dimension, material_angle) = (2, c.material_friction_angle::<2>());
         Ok(ReposeRow {
             dimension,
             friction_angle: phi,
