@@ -195,6 +195,11 @@ pub fn surface_slope(r: &[f64], z: &[f64], spacing: f64, height: f64) -> f64 {
     if pts.len() < 2 {
         return f64::NAN;
     }
+    descent_angle_degrees(&pts)
+}
+
+/// `atan(−b)` in degrees for the least-squares line `z = a + b r` through the points `(r, z)`.
+fn descent_angle_degrees(pts: &[(f64, f64)]) -> f64 {
     let n = pts.len() as f64;
     let (mx, my) = (
         pts.iter().map(|p| p.0).sum::<f64>() / n,
@@ -262,12 +267,5 @@ pub fn heap_surface_slope_3d<const D: usize>(
     if pts.len() < 3 {
         return f64::NAN;
     }
-    let n = pts.len() as f64;
-    let (mr, mz) = (
-        pts.iter().map(|p| p.0).sum::<f64>() / n,
-        pts.iter().map(|p| p.1).sum::<f64>() / n,
-    );
-    let srz: f64 = pts.iter().map(|p| (p.0 - mr) * (p.1 - mz)).sum();
-    let srr: f64 = pts.iter().map(|p| (p.0 - mr).powi(2)).sum();
-    (-srz / srr).atan().to_degrees()
+    descent_angle_degrees(&pts)
 }
