@@ -11,6 +11,7 @@ use crate::constraint::{
     ConstraintBlock, ConstraintKind, ConstraintSet, DisjointSlice, SubstepContext,
 };
 use crate::error::ConstraintRef;
+use crate::schedule::Colouring;
 use crate::{BuildError, Particles, SolverKind, StepError, Vector};
 
 /// Particle counts above which the per-particle loops run in parallel.
@@ -57,6 +58,9 @@ pub struct SolverSettings<const D: usize> {
     pub multiplier_warm_start: Option<f64>,
     /// Worker threads for the coloured and Jacobi solvers; 0 = rayon's global pool.
     pub threads: usize,
+    /// How the coloured solver colours mesh constraints (block schedule by default; see
+    /// [`Colouring`]). Changes the projection order, so the trajectory, not determinism.
+    pub colouring: Colouring,
     /// What to measure.
     pub diagnostics: Diagnostics,
 }
@@ -73,6 +77,7 @@ impl<const D: usize> Default for SolverSettings<D> {
             velocity_damping: 0.0,
             multiplier_warm_start: None,
             threads: 0,
+            colouring: Colouring::default(),
             diagnostics: Diagnostics::default(),
         }
     }
@@ -259,7 +264,7 @@ impl<const D: usize> Simulation<D> {
     ) -> Result<BlockHandle<K>, BuildError> {
         let mut block = ConstraintBlock::<K, D>::new(kind);
         block.validate(self.particles.len())?;
-        block.prepare(self.particles.len());
+        block.prepare(self.particles.len(), self.settings.colouring);
         self.blocks_dynamic |= block.kind.dynamic_topology();
         self.blocks.push(Box::new(block));
         self.jacobi_counts_stale = true;
@@ -315,7 +320,11 @@ impl<const D: usize> Simulation<D> {
     /// Replaces the settings (validated).
     pub fn set_settings(&mut self, settings: SolverSettings<D>) -> Result<(), BuildError> {
         settings.validate()?;
+        let recolour = settings.colouring != self.settings.colouring;
         self.settings = settings;
+        if recolour {
+            self.prepare();
+        }
         self.ensure_pool()
     }
 
@@ -381,7 +390,7 @@ impl<const D: usize> Simulation<D> {
     fn prepare(&mut self) {
         let n = self.particles.len();
         for b in &mut self.blocks {
-            b.prepare(n);
+            b.prepare(n, self.settings.colouring);
         }
         self.backup_x.resize(n, Vector::<D>::zeros());
         self.backup_v.resize(n, Vector::<D>::zeros());

@@ -7,6 +7,7 @@ use clap::Subcommand;
 use serde::{Deserialize, Serialize};
 use xpbd_core::SolverKind;
 use xpbd_core::builders::cloth::benchmark_cloth;
+use xpbd_core::schedule::Colouring;
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
@@ -26,6 +27,10 @@ pub enum BenchCommand {
         /// per-phase step instead: same results bit for bit, for A/B timing.
         #[arg(long)]
         per_phase: bool,
+        /// blocks | constraints: the coloured solver's schedule (two-colour blocks, the
+        /// default, or one phase per constraint colour), for A/B timing.
+        #[arg(long, default_value = "blocks")]
+        colouring: String,
     },
     /// The 3D sand column of issue 5: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³, E = 3.5e5 Pa,
     /// ν = 0.3, friction angle 30°, ground friction 0.5, released at rest; spacing chosen to
@@ -75,8 +80,14 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             solver,
             threads,
             per_phase,
+            colouring,
         } => {
-            let line = bench_cloth_with(n, &solver, threads, !per_phase)?;
+            let colouring = match colouring.as_str() {
+                "blocks" => Colouring::Blocks,
+                "constraints" => Colouring::Constraints,
+                other => bail!("unknown --colouring {other:?}: use blocks or constraints"),
+            };
+            let line = bench_cloth_with(n, &solver, threads, !per_phase, colouring)?;
             println!("{}", serde_json::to_string(&line)?);
             Ok(())
         }
@@ -102,19 +113,27 @@ pub struct ClothBenchLine {
     pub kinetic_energy: f64,
     /// Whether the steps ran as the fused coloured step (one parallel region per step).
     pub fused: bool,
+    /// The coloured solver's schedule: `blocks` or `constraints` (see `--colouring`).
+    #[serde(default)]
+    pub colouring: String,
+    /// Colours (parallel phases) per sweep of the cloth's constraint block.
+    #[serde(default)]
+    pub colours: usize,
 }
 
 /// [`bench_cloth_with`] with the fused coloured step allowed (the default).
 pub fn bench_cloth(n: usize, solver: &str, threads: usize) -> Result<ClothBenchLine> {
-    bench_cloth_with(n, solver, threads, true)
+    bench_cloth_with(n, solver, threads, true, Colouring::default())
 }
 
-/// Runs the benchmark cloth; `fused = false` forbids the fused coloured step.
+/// Runs the benchmark cloth; `fused = false` forbids the fused coloured step; `colouring`
+/// picks the coloured solver's schedule.
 pub fn bench_cloth_with(
     n: usize,
     solver: &str,
     threads: usize,
     fused: bool,
+    colouring: Colouring,
 ) -> Result<ClothBenchLine> {
     if n < 2 {
         bail!("--n must be at least 2, got {n}");
@@ -126,6 +145,9 @@ pub fn bench_cloth_with(
         .with_context(|| format!("unknown --solver {solver:?}: use gs, jacobi or colored"))?;
     let mut sim = benchmark_cloth(n, kind, threads)?;
     sim.set_fused_step(fused);
+    let mut settings = sim.settings().clone();
+    settings.colouring = colouring;
+    sim.set_settings(settings)?;
     let frames = 120;
     let dt = 1.0 / 60.0;
     let start = Instant::now();
@@ -149,5 +171,16 @@ pub fn bench_cloth_with(
         max_relative_stretch: sim.max_relative_strain(),
         kinetic_energy: p.kinetic_energy(),
         fused: sim.last_step_fused(),
+        colouring: match colouring {
+            Colouring::Blocks => "blocks",
+            Colouring::Constraints => "constraints",
+        }
+        .to_string(),
+        colours: sim
+            .blocks()
+            .iter()
+            .map(|b| b.num_colours())
+            .max()
+            .unwrap_or(0),
     })
 }

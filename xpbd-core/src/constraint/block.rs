@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::{ConstraintKind, check_stencil};
-use crate::schedule::Schedule;
+use crate::schedule::{Colouring, Schedule};
 use crate::{BuildError, Particles, Vector};
 
 /// Tasks of at most this many constraints per colour (mesh colourings).
@@ -138,8 +138,9 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     }
     /// Index range, duplicates and the kind's own checks.
     fn validate(&self, n_particles: usize) -> Result<(), BuildError>;
-    /// Builds colouring and Jacobi buffers; called when added and when topology changes.
-    fn prepare(&mut self, n_particles: usize);
+    /// Builds colouring (a [`Colouring`] schedule unless the kind brings its own) and Jacobi
+    /// buffers; called when added, when topology changes and when the colouring setting does.
+    fn prepare(&mut self, n_particles: usize, colouring: Colouring);
     /// Start-of-substep hook (see [`ConstraintKind::begin_substep`]).
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext);
     /// End-of-substep hook (see [`ConstraintKind::end_substep`]).
@@ -253,6 +254,8 @@ pub struct ConstraintBlock<K, const D: usize> {
     pub kind: K,
     lambda: Vec<f64>,
     schedule: Schedule,
+    /// The colouring the schedule was built with (kept for rebuilds on topology changes).
+    colouring: Colouring,
     slot_offsets: Vec<u32>,
     corrections: Vec<Vector<D>>,
     scratch: Vec<Mutex<Vec<Vector<D>>>>,
@@ -267,6 +270,7 @@ impl<K: ConstraintKind<D>, const D: usize> ConstraintBlock<K, D> {
             kind,
             lambda: Vec::new(),
             schedule: Schedule::default(),
+            colouring: Colouring::default(),
             slot_offsets: Vec::new(),
             corrections: Vec::new(),
             scratch: Vec::new(),
@@ -452,16 +456,8 @@ impl<'a, const D: usize> FusedBlock<'a, D> {
     ) {
         // SAFETY: forwarded contract.
         unsafe {
-            self.kind.run_tasks(
-                &self.schedule.order,
-                tasks,
-                x,
-                x_prev,
-                w,
-                self.lambda,
-                h,
-                scratch,
-            )
+            self.kind
+                .run_tasks(self.schedule, tasks, x, x_prev, w, self.lambda, h, scratch)
         }
     }
 }
@@ -476,7 +472,7 @@ trait ColouredSweep<const D: usize>: Sync {
     #[allow(clippy::too_many_arguments)]
     unsafe fn run_tasks(
         &self,
-        order: &[u32],
+        schedule: &Schedule,
         tasks: &[std::ops::Range<u32>],
         x: DisjointSlice<'_, Vector<D>>,
         x_prev: &[Vector<D>],
@@ -490,7 +486,7 @@ trait ColouredSweep<const D: usize>: Sync {
 impl<K: ConstraintKind<D>, const D: usize> ColouredSweep<D> for K {
     unsafe fn run_tasks(
         &self,
-        order: &[u32],
+        schedule: &Schedule,
         tasks: &[std::ops::Range<u32>],
         x: DisjointSlice<'_, Vector<D>>,
         x_prev: &[Vector<D>],
@@ -500,13 +496,14 @@ impl<K: ConstraintKind<D>, const D: usize> ColouredSweep<D> for K {
         scratch: &mut Vec<Vector<D>>,
     ) {
         // SAFETY: forwarded contract.
-        unsafe { run_tasks(self, order, tasks, x, x_prev, w, lambda, h, scratch) }
+        unsafe { run_tasks(self, schedule, tasks, x, x_prev, w, lambda, h, scratch) }
     }
 }
 
-/// The coloured Gauss-Seidel projection of `tasks` (ranges of `order`), task after task, in
-/// `order`'s order inside a task. Every coloured sweep (serial, fork-join, broadcast, fused)
-/// runs through this one function, so all of them give the same bits.
+/// The coloured Gauss-Seidel projection of `tasks` (ranges of the schedule's order), task
+/// after task, in order inside a task, one run ([`Schedule::runs`]: particle-disjoint
+/// constraints, which the kind may batch) at a time. Every coloured sweep (serial, fork-join,
+/// broadcast, fused) runs through this one function, so all of them give the same bits.
 ///
 /// # Safety
 /// As [`FusedBlock::run_tasks`]; `lambda` is the kind's multiplier array.
@@ -514,7 +511,7 @@ impl<K: ConstraintKind<D>, const D: usize> ColouredSweep<D> for K {
 #[allow(clippy::too_many_arguments)]
 unsafe fn run_tasks<K: ConstraintKind<D>, const D: usize>(
     kind: &K,
-    order: &[u32],
+    schedule: &Schedule,
     tasks: &[std::ops::Range<u32>],
     xs: DisjointSlice<'_, Vector<D>>,
     x_prev: &[Vector<D>],
@@ -524,19 +521,24 @@ unsafe fn run_tasks<K: ConstraintKind<D>, const D: usize>(
     scratch: &mut Vec<Vector<D>>,
 ) {
     let inv_h2 = 1.0 / (h * h);
+    let order = &schedule.order[..];
     for task in tasks {
-        let mut run = order[task.start as usize..task.end as usize]
-            .iter()
-            .map(|&c| c as usize);
-        // SAFETY: tasks of one colour touch disjoint particles and disjoint constraints
-        // (Schedule invariant), so no two threads access the same x or λ entry; stencils
-        // were range-checked when the block was added.
-        unsafe {
-            while let Some(c) = kind.project_closed_form_run(&mut run, true, xs, w, lambdas, inv_h2)
-            {
-                let mut l = lambdas.get(c);
-                project_in_place(kind, c, xs, x_prev, w, &mut l, h, scratch);
-                lambdas.set(c, l);
+        for run in schedule.runs(task.clone()) {
+            let mut run = order[run.start as usize..run.end as usize]
+                .iter()
+                .map(|&c| c as usize);
+            // SAFETY: tasks of one colour touch disjoint particles and disjoint constraints
+            // (Schedule invariant), so no two threads access the same x or λ entry; a run's
+            // constraints are particle-disjoint (Schedule::breaks); stencils were
+            // range-checked when the block was added.
+            unsafe {
+                while let Some(c) =
+                    kind.project_closed_form_run(&mut run, true, xs, w, lambdas, inv_h2)
+                {
+                    let mut l = lambdas.get(c);
+                    project_in_place(kind, c, xs, x_prev, w, &mut l, h, scratch);
+                    lambdas.set(c, l);
+                }
             }
         }
     }
@@ -741,19 +743,25 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         self.kind.validate()
     }
 
-    fn prepare(&mut self, n_particles: usize) {
+    fn prepare(&mut self, n_particles: usize, colouring: Colouring) {
         self.rebuild_slots();
         if self.kind.own_schedule().is_none() {
             let kind = &self.kind;
-            self.schedule =
-                Schedule::greedy(kind.len(), n_particles, |c| kind.stencil(c), TASK_SIZE);
+            self.schedule = Schedule::for_colouring(
+                colouring,
+                kind.len(),
+                n_particles,
+                |c| kind.stencil(c),
+                TASK_SIZE,
+            );
         }
+        self.colouring = colouring;
     }
 
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
         self.kind.begin_substep(particles, ctx);
         if self.kind.dynamic_topology() {
-            self.prepare(particles.len());
+            self.prepare(particles.len(), self.colouring);
         }
     }
 
@@ -865,12 +873,15 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         let schedule = kind.own_schedule().unwrap_or(schedule);
         let xs = DisjointSlice::new(x);
         let lambdas = DisjointSlice::new(lambda);
-        let order = &schedule.order[..];
         let run = |tasks: &[std::ops::Range<u32>], scratch: &mut Vec<Vector<D>>| {
             // SAFETY: `tasks` is a share of one colour's tasks and the other threads work on
             // other shares of the same colour (Schedule invariant: disjoint particles and
             // constraints); x_prev is not written during the sweep.
-            unsafe { run_tasks(kind, order, tasks, xs, x_prev, w, lambdas, ctx.h, scratch) }
+            unsafe {
+                run_tasks(
+                    kind, schedule, tasks, xs, x_prev, w, lambdas, ctx.h, scratch,
+                )
+            }
         };
         if parallel && ctx.dedicated_pool && rayon::current_num_threads() > 1 {
             // One broadcast per sweep: thread t runs the t-th of T contiguous slices of each
