@@ -58,8 +58,8 @@ pub struct SolverSettings<const D: usize> {
     pub multiplier_warm_start: Option<f64>,
     /// Worker threads for the coloured and Jacobi solvers; 0 = rayon's global pool.
     pub threads: usize,
-    /// How the coloured solver colours mesh constraints (block schedule by default; see
-    /// [`Colouring`]). Changes the projection order, so the trajectory, not determinism.
+    /// How the coloured solver colours mesh constraints (greedy constraint colouring by
+    /// default, block schedule on request; see [`Colouring`]). Changes the projection order, so the trajectory, not determinism.
     pub colouring: Colouring,
     /// What to measure.
     pub diagnostics: Diagnostics,
