@@ -60,6 +60,62 @@ pub struct XpbiSettings {
     pub kernel_frame: KernelFrame,
     /// One constraint `sqrt(2Ψ)` per particle, or the μ/λ split (see [`ConstraintForm`]).
     pub constraint_form: ConstraintForm,
+    /// Order and grouping of the coloured sweep (see [`SweepOrder`]).
+    pub sweep: SweepOrder,
+}
+
+/// How the coloured Gauss–Seidel sweep of the continuum is grouped into parallel tasks.
+///
+/// [`SweepOrder::Cells`] (default): the 3^d (or 2^d) cell colouring of
+/// [`XpbiSettings::colour_scheme`], one task per cell (merged up to 128 constraints), 27 colours
+/// in 3D. [`SweepOrder::Slabs`]: the grid is cut across its longest axis into slabs of
+/// t = ⌈2R/h⌉ cell layers (R the stencil radius, h the cell width), one task per slab, its cells
+/// in grid order; even and odd slabs are the two colours. Two particles of slabs k and k + 2
+/// are more than t·h ≥ 2R apart along the axis, so their stencils (radius R) are disjoint: the
+/// determinism contract holds. Two barriers per iteration instead of 27, and a slab is swept
+/// cell after adjacent cell, so neighbour data is reused from the core's cache instead of
+/// being fetched again for every colour. Measured (`cargo xtask bench xpbi --particles N
+/// --threads T --seconds 0.002 [--sweep slabs]`, 2-core machine): 100k particles, 1 thread
+/// 0.678 → 0.483 µs per particle per iteration, whole step 710 → 561 ms. Slabs fall back to
+/// cells when there would be fewer than 8 slabs (fewer than 4 tasks per colour balance
+/// poorly on two threads). The order of projection differs, so trajectories differ from
+/// `Cells` (to the solver's convergence), but are again bit-identical for any thread count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SweepOrder {
+    /// One task per grid cell, `colour_scheme` colours.
+    #[default]
+    Cells,
+    /// One task per slab of cell layers, two colours.
+    Slabs,
+}
+
+/// Fewest slabs for which [`SweepOrder::Slabs`] is used.
+const MIN_SLABS: usize = 8;
+
+/// The slab colouring of [`SweepOrder::Slabs`]: for each of the two colours, its slabs, each
+/// the list of its occupied cells in grid order. `None` when the grid has fewer than
+/// [`MIN_SLABS`] occupied slabs.
+fn slab_colours<const D: usize>(grid: &UniformGrid<D>, radius: f64) -> Option<Vec<Vec<Vec<u32>>>> {
+    let dims = grid.dims();
+    let axis = (0..D).max_by_key(|&a| (dims[a], a))?;
+    // Smallest t with t·h ≥ 2R (round-off can only make t one larger: thicker slabs, still
+    // conflict-free).
+    let layers = (2.0 * radius / grid.cell_size()).ceil().max(1.0) as usize;
+    let mut slabs = vec![Vec::new(); dims[axis].div_ceil(layers)];
+    for cell in 0..grid.cell_count() {
+        if !grid.cell_particles(cell).is_empty() {
+            slabs[grid.cell_coords(cell)[axis] / layers].push(cell as u32);
+        }
+    }
+    let mut colours = vec![Vec::new(), Vec::new()];
+    let mut occupied = 0;
+    for (k, slab) in slabs.into_iter().enumerate() {
+        if !slab.is_empty() {
+            colours[k % 2].push(slab);
+            occupied += 1;
+        }
+    }
+    (occupied >= MIN_SLABS).then_some(colours)
 }
 
 /// How the elastic energy of a particle is written as constraints.
@@ -129,6 +185,7 @@ impl XpbiSettings {
             cfl: 0.4,
             kernel_frame: KernelFrame::Current,
             constraint_form: ConstraintForm::Single,
+            sweep: SweepOrder::Cells,
         }
     }
 
@@ -560,7 +617,32 @@ impl<const D: usize> XpbiContinuum<D> {
         let split = self.settings.constraint_form == ConstraintForm::Split;
         self.schedule.order.clear();
         self.schedule.colours.clear();
-        for colour in colouring.colours() {
+        let slabs = match self.settings.sweep {
+            SweepOrder::Slabs => slab_colours(&grid, support),
+            SweepOrder::Cells => None,
+        };
+        if let Some(slabs) = &slabs {
+            // Slabs: one task per slab, its cells in grid order (see `SweepOrder::Slabs`).
+            for colour in slabs {
+                let mut tasks = Vec::new();
+                for slab in colour {
+                    let start = self.schedule.order.len() as u32;
+                    for &cell in slab {
+                        let particles = grid.cell_particles(cell as usize);
+                        if split {
+                            self.schedule
+                                .order
+                                .extend(particles.iter().flat_map(|&c| [2 * c, 2 * c + 1]));
+                        } else {
+                            self.schedule.order.extend_from_slice(particles);
+                        }
+                    }
+                    tasks.push(start..self.schedule.order.len() as u32);
+                }
+                self.schedule.colours.push(tasks);
+            }
+        }
+        for colour in colouring.colours().iter().filter(|_| slabs.is_none()) {
             let mut tasks = Vec::new();
             let mut start = self.schedule.order.len() as u32;
             for &cell in colour {

@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use nalgebra::Vector3;
+use xpbd_core::constraint::ConstraintKind;
 
 use crate::error::XpbiError;
 use crate::material::Material;
@@ -26,6 +27,8 @@ pub struct SandColumnConfig {
     pub iterations: usize,
     /// Friction angle (degrees).
     pub friction_angle: f64,
+    /// Grouping of the coloured sweep (see [`crate::continuum::SweepOrder`]).
+    pub sweep: crate::continuum::SweepOrder,
 }
 
 impl SandColumnConfig {
@@ -38,6 +41,7 @@ impl SandColumnConfig {
             dt: 1e-4,
             iterations: 10,
             friction_angle: 30.0,
+            sweep: crate::continuum::SweepOrder::Cells,
         }
     }
 }
@@ -57,6 +61,9 @@ pub struct SandColumnReport {
     pub threads: usize,
     /// Steps taken.
     pub steps: usize,
+    /// Colours (parallel phases) of the continuum's sweep in the last step: 27 for the cell
+    /// colouring in 3D, 2 for slabs (see [`crate::continuum::SweepOrder`]).
+    pub colours: usize,
     /// Mean neighbours per particle (Σ|N(p)|/N) at the end.
     pub mean_neighbours: f64,
     /// Mean neighbour search (grid + CSR lists) per step.
@@ -93,7 +100,7 @@ impl SandColumnReport {
         format!(
             concat!(
                 "{{\"scene\":\"xpbi_sand_column_3d\",\"particles\":{},\"spacing_m\":{:.6e},\"dt_s\":{:.3e},",
-                "\"iterations\":{},\"threads\":{},\"steps\":{},\"mean_neighbours\":{:.2},",
+                "\"iterations\":{},\"threads\":{},\"steps\":{},\"colours\":{},\"mean_neighbours\":{:.2},",
                 "\"neighbour_search_ms\":{:.4},\"frozen_data_ms\":{:.4},\"step_ms\":{:.4},",
                 "\"us_per_particle_iteration\":{:.4},\"cpu_us_per_particle_iteration\":{:.4},\"block_bytes_per_particle\":{:.1},",
                 "\"peak_rss_bytes_per_particle\":{:.1},\"pile_height_m\":{:.5},\"runout_radius_m\":{:.5},",
@@ -105,6 +112,7 @@ impl SandColumnReport {
             self.iterations,
             self.threads,
             self.steps,
+            self.colours,
             self.mean_neighbours,
             self.neighbour_search_s * 1e3,
             self.frozen_data_s * 1e3,
@@ -148,6 +156,7 @@ pub fn sand_column_3d_scene(config: &SandColumnConfig) -> Result<ContinuumScene<
     o.dt = config.dt;
     o.iterations = config.iterations;
     o.threads = config.threads;
+    o.sweep = config.sweep;
     o.ground_friction = 0.5;
     ContinuumScene::new(&x, Material::sand_with_friction(config.friction_angle), o)
 }
@@ -207,6 +216,10 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
     let ob = pile_observables(scene.positions(), &Vector3::zeros(), dx);
     let mean_neighbours = scene.continuum().total_neighbours() as f64 / n as f64;
     let block_bytes = scene.continuum().bytes_per_particle();
+    let colours = scene
+        .continuum()
+        .own_schedule()
+        .map_or(0, |s| s.num_colours());
     // Per-iteration cost: extra steps at 1 and at `iterations` iterations (state keeps evolving).
     let extra = 10usize;
     let timed =
@@ -232,6 +245,7 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
         iterations: config.iterations,
         threads: config.threads,
         steps,
+        colours,
         mean_neighbours,
         neighbour_search_s: search / steps as f64,
         frozen_data_s: frozen / steps as f64,

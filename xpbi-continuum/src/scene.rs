@@ -12,7 +12,7 @@ use xpbd_core::simulation::BlockHandle;
 use xpbd_core::{BuildError, Particles, Simulation, SolverKind, SolverSettings};
 
 use crate::contact::SpacingConstraints;
-use crate::continuum::{XpbiContinuum, XpbiSettings};
+use crate::continuum::{SweepOrder, XpbiContinuum, XpbiSettings};
 use crate::error::XpbiError;
 use crate::material::Material;
 
@@ -61,6 +61,8 @@ pub struct SceneOptions {
     pub velocity_damping: f64,
     /// Worker threads (0 = rayon's global pool).
     pub threads: usize,
+    /// Grouping of the continuum's coloured sweep (see [`SweepOrder`]).
+    pub sweep: SweepOrder,
 }
 
 impl SceneOptions {
@@ -80,6 +82,7 @@ impl SceneOptions {
             plasticity_in_loop: true,
             velocity_damping: 0.0,
             threads: 0,
+            sweep: SweepOrder::Cells,
         }
     }
 }
@@ -150,6 +153,7 @@ impl<const D: usize> ContinuumScene<D> {
         let mut xs = XpbiSettings::new(options.spacing);
         xs.plasticity_in_loop = options.plasticity_in_loop;
         xs.xsph = options.xsph;
+        xs.sweep = options.sweep;
         let continuum = XpbiContinuum::new(
             &particles,
             members.clone(),

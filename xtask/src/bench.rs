@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use xpbd_core::SolverKind;
 use xpbd_core::builders::cloth::benchmark_cloth;
 use xpbd_core::schedule::Colouring;
+use xpbi_continuum::continuum::SweepOrder;
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
@@ -49,6 +50,10 @@ pub enum BenchCommand {
         /// Simulated seconds.
         #[arg(long, default_value_t = 0.2)]
         seconds: f64,
+        /// cells | slabs: grouping of the coloured sweep (the library's default, 27 cell
+        /// colours, or two colours of slabs), for A/B timing.
+        #[arg(long, default_value = "cells")]
+        sweep: String,
     },
 }
 
@@ -59,6 +64,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             material,
             threads,
             seconds,
+            sweep,
         } => {
             if material != "sand" {
                 bail!(
@@ -71,6 +77,11 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             let mut config = xpbi_continuum::sand_column::SandColumnConfig::new(particles);
             config.threads = threads;
             config.seconds = seconds;
+            config.sweep = match sweep.as_str() {
+                "cells" => SweepOrder::Cells,
+                "slabs" => SweepOrder::Slabs,
+                other => bail!("unknown --sweep {other:?}: use cells or slabs"),
+            };
             let report = xpbi_continuum::sand_column::run_sand_column_3d(&config)?;
             println!("{}", report.to_json());
             Ok(())
