@@ -66,31 +66,37 @@ pub struct XpbiSettings {
 
 /// How the coloured Gauss–Seidel sweep of the continuum is grouped into parallel tasks.
 ///
-/// [`SweepOrder::Cells`] (default): the 3^d (or 2^d) cell colouring of
-/// [`XpbiSettings::colour_scheme`], one task per cell (merged up to 128 constraints), 27 colours
-/// in 3D. [`SweepOrder::Slabs`]: the grid is cut across its longest axis into slabs of
+/// [`SweepOrder::Cells`]: the 3^d (or 2^d) cell colouring of [`XpbiSettings::colour_scheme`],
+/// one task per cell (merged up to 128 constraints), 27 colours in 3D.
+/// [`SweepOrder::Slabs`] (default): the grid is cut across its longest axis into slabs of
 /// t = ⌈2R/h⌉ cell layers (R the stencil radius, h the cell width), one task per slab, its cells
 /// in grid order; even and odd slabs are the two colours. Two particles of slabs k and k + 2
 /// are more than t·h ≥ 2R apart along the axis, so their stencils (radius R) are disjoint: the
 /// determinism contract holds. Two barriers per iteration instead of 27, and a slab is swept
 /// cell after adjacent cell, so neighbour data is reused from the core's cache instead of
 /// being fetched again for every colour. Measured (`cargo xtask bench xpbi --particles N
-/// --threads T --seconds 0.002 [--sweep slabs]`, 2-core machine): 100k particles, 1 thread
-/// 0.678 → 0.483 µs per particle per iteration, whole step 710 → 561 ms. Slabs fall back to
-/// cells when there would be fewer than 8 slabs (fewer than 4 tasks per colour balance
-/// poorly on two threads). The order of projection differs, so trajectories differ from
-/// `Cells` (to the solver's convergence), but are again bit-identical for any thread count.
+/// --threads T --seconds S --sweep cells|slabs`, 2-core machine, µs per particle per iteration
+/// cells → slabs, 1 thread): 10k particles 0.467 → 0.475 (equal within noise), 100k 0.714 →
+/// 0.507, 1M 0.750 → 0.477; whole step at 1M 8.5 → 5.7 s. Hence the default. Slabs fall back
+/// to cells when there would be fewer than 16 slabs: with at least 8 tasks per colour up to
+/// eight threads balance, and small scenes, where slabs gain nothing (10k above), keep the
+/// cell sweep of issue 5 (a 200-particle poured heap, the quick report's, is sensitive to the
+/// projection order: its 40° slope read 31.5° with cells and 43.4° with slabs, while the
+/// full-tier heaps agree within the 1–2° scatter of granular flow: 14.2/22.4/29.4° with slabs,
+/// 15.8/23.8/29.3° with cells). The order of projection differs, so trajectories differ from
+/// `Cells` to the solver's convergence (static sag of elastic blocks: 2e-5 to 0.15 %),
+/// and are again bit-identical for any thread count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SweepOrder {
-    /// One task per grid cell, `colour_scheme` colours.
-    #[default]
+    /// One task per grid cell, `colour_scheme` colours (issue 5's cell colouring).
     Cells,
     /// One task per slab of cell layers, two colours.
+    #[default]
     Slabs,
 }
 
 /// Fewest slabs for which [`SweepOrder::Slabs`] is used.
-const MIN_SLABS: usize = 8;
+const MIN_SLABS: usize = 16;
 
 /// The slab colouring of [`SweepOrder::Slabs`]: for each of the two colours, its slabs, each
 /// the list of its occupied cells in grid order. `None` when the grid has fewer than
@@ -172,7 +178,7 @@ pub enum KernelFrame {
 
 impl XpbiSettings {
     /// Defaults for a spacing: support 2Δx, threshold 1e-2, implicit plasticity, XSPH 0.01,
-    /// 3^d colours, minimum distance 0.5Δx, CFL 0.4, kernels on xⁿ (XPBI).
+    /// slab sweep (3^d cell colours below 16 slabs), minimum distance 0.5Δx, CFL 0.4, kernels on xⁿ (XPBI).
     pub fn new(spacing: f64) -> Self {
         Self {
             spacing,
@@ -185,7 +191,7 @@ impl XpbiSettings {
             cfl: 0.4,
             kernel_frame: KernelFrame::Current,
             constraint_form: ConstraintForm::Single,
-            sweep: SweepOrder::Cells,
+            sweep: SweepOrder::Slabs,
         }
     }
 

@@ -41,7 +41,7 @@ impl SandColumnConfig {
             dt: 1e-4,
             iterations: 10,
             friction_angle: 30.0,
-            sweep: crate::continuum::SweepOrder::Cells,
+            sweep: crate::continuum::SweepOrder::Slabs,
         }
     }
 }

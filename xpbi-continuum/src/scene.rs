@@ -82,7 +82,7 @@ impl SceneOptions {
             plasticity_in_loop: true,
             velocity_damping: 0.0,
             threads: 0,
-            sweep: SweepOrder::Cells,
+            sweep: SweepOrder::Slabs,
         }
     }
 }

@@ -50,9 +50,9 @@ pub enum BenchCommand {
         /// Simulated seconds.
         #[arg(long, default_value_t = 0.2)]
         seconds: f64,
-        /// cells | slabs: grouping of the coloured sweep (the library's default, 27 cell
-        /// colours, or two colours of slabs), for A/B timing.
-        #[arg(long, default_value = "cells")]
+        /// slabs | cells: grouping of the coloured sweep (the library's default, two colours
+        /// of slabs, or 27 cell colours), for A/B timing.
+        #[arg(long, default_value = "slabs")]
         sweep: String,
     },
 }
