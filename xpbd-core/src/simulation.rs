@@ -444,6 +444,15 @@ impl<const D: usize> Simulation<D> {
         self.backup_v.copy_from_slice(&self.particles.v);
         self.kinematic_start.copy_from_slice(&self.particles.x);
         let time0 = self.time;
+        if self.settings.threads == 1 && self.blocks_dynamic && self.pool.is_none() {
+            // `threads = 1` means one thread: the hooks of dynamic blocks (XPBI's neighbour
+            // search and frozen data, contacts) use rayon's parallel iterators, which outside a
+            // pool run on the global pool (all cores). A one-thread pool keeps them on one
+            // thread. Static meshes keep running inline (entering a pool allocates now and
+            // then, and their step allocates nothing). If the OS refuses the thread, the step
+            // runs inline.
+            self.pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().ok();
+        }
         let pool = self.pool.take();
         let result = match &pool {
             Some(p) => p.install(|| self.run_substeps(dt)),

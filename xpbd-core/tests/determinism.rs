@@ -1,6 +1,7 @@
 //! Same input, same output, whatever the thread count.
 
 use xpbd_core::builders::ClothGrid;
+use xpbd_core::constraint::SubstepContext;
 use xpbd_core::prelude::*;
 use xpbd_core::schedule::{Colouring, Schedule};
 
@@ -128,4 +129,67 @@ fn cloth_colouring_is_conflict_free() {
     // Each particle has at most 8 structural + shear neighbours, so a greedy colouring needs
     // at most 2·(8 − 1) + 1 = 15 colours; on a grid it finds far fewer.
     assert!(s.num_colours() <= 15, "{} colours", s.num_colours());
+}
+
+/// A kind with dynamic topology whose substep hook records how many threads rayon offers it
+/// (XPBI's neighbour search and frozen data run in such a hook, on parallel iterators).
+#[derive(Debug)]
+struct ThreadProbe {
+    stencil: [u32; 2],
+    seen: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl ConstraintKind<3> for ThreadProbe {
+    const NAME: &'static str = "thread probe";
+    fn len(&self) -> usize {
+        1
+    }
+    fn stencil(&self, _c: usize) -> &[u32] {
+        &self.stencil
+    }
+    fn compliance(&self, _c: usize) -> f64 {
+        1.0
+    }
+    fn evaluate(&self, _c: usize, xs: &[Vector<3>], grad: &mut [Vector<3>]) -> f64 {
+        let d = xs[0] - xs[1];
+        let l = d.norm().max(1e-12);
+        grad[0] = d / l;
+        grad[1] = -d / l;
+        l - 1.0
+    }
+    fn dynamic_topology(&self) -> bool {
+        true
+    }
+    fn begin_substep(&mut self, _particles: &Particles<3>, _ctx: &SubstepContext) {
+        self.seen.store(
+            rayon::current_num_threads(),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+}
+
+#[test]
+fn one_thread_means_one_thread_in_the_hooks_of_dynamic_blocks() {
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut particles = Particles::<3>::new();
+    particles.push(Vector::<3>::zeros(), 1.0);
+    particles.push(Vector::<3>::new(1.0, 0.0, 0.0), 1.0);
+    for (threads, expected) in [(1, 1), (2, 2)] {
+        let settings = SolverSettings {
+            threads,
+            ..SolverSettings::default()
+        };
+        let mut sim = Simulation::new(particles.clone(), settings).unwrap();
+        sim.add_constraints(ThreadProbe {
+            stencil: [0, 1],
+            seen: seen.clone(),
+        })
+        .unwrap();
+        sim.step(1.0 / 60.0).unwrap();
+        assert_eq!(
+            seen.load(std::sync::atomic::Ordering::Relaxed),
+            expected,
+            "threads = {threads}"
+        );
+    }
 }
