@@ -75,12 +75,13 @@ pub struct XpbiSettings {
 /// determinism contract holds. Two barriers per iteration instead of 27, and a slab is swept
 /// cell after adjacent cell, so neighbour data is reused from the core's cache instead of
 /// being fetched again for every colour. Measured (`cargo xtask bench xpbi --particles N
-/// --threads T --seconds S --sweep cells|slabs`, 2-core machine, µs per particle per iteration
-/// cells → slabs, 1 thread): 10k particles 0.467 → 0.475 (equal within noise), 100k 0.714 →
-/// 0.507, 1M 0.750 → 0.477; whole step at 1M 8.5 → 5.7 s. Hence the default. Slabs fall back
-/// to cells when there would be fewer than 16 slabs: with at least 8 tasks per colour up to
-/// eight threads balance, and small scenes, where slabs gain nothing (10k above), keep the
-/// cell sweep of issue 5 (a 200-particle poured heap, the quick report's, is sensitive to the
+/// --threads 1 --seconds S --sweep cells|slabs`, 2-core machine, µs per particle per
+/// iteration, cells → slabs): 10k particles 0.467 → 0.475 (equal within noise), 100k 0.666 →
+/// 0.555 and 0.714 → 0.507 (two series), 1M 0.750 → 0.477; whole step at 100k 847 → 672 ms.
+/// Hence the default. Slabs fall back to cells when there would be fewer than 16 occupied
+/// slabs: then there are about 8 tasks per colour, so up to eight threads balance; and small
+/// scenes, where slabs gain nothing (10k above), keep the cell sweep of issue 5 (a
+/// 200-particle poured heap, the quick report's, is sensitive to the
 /// projection order: its 40° slope read 31.5° with cells and 43.4° with slabs, while the
 /// full-tier heaps agree within the 1–2° scatter of granular flow: 14.2/22.4/29.4° with slabs,
 /// 15.8/23.8/29.3° with cells). The order of projection differs, so trajectories differ from
