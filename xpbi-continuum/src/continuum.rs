@@ -616,52 +616,49 @@ impl<const D: usize> XpbiContinuum<D> {
             self.reference_weights.clone_from(&self.weights);
             self.f_total = vec![SMatrix::identity(); n];
         }
-        // Schedule: colours → cells → particles of the cell (local constraint ids). Consecutive
-        // cells of one colour are merged into tasks of at least TASK_CONSTRAINTS constraints
-        // (a merged task runs sequentially, so conflict-freedom is kept) to amortise the
-        // per-task synchronisation of the parallel sweep.
-        let colouring = CellColouring::build(&grid, self.settings.colour_scheme, support)?;
+        // Schedule: colours → groups of cells → particles of each cell (local constraint ids).
         let split = self.settings.constraint_form == ConstraintForm::Split;
-        self.schedule.order.clear();
-        self.schedule.colours.clear();
+        // Colours → groups of cells: a slab (`SweepOrder::Slabs`) or a single cell of the
+        // 3^d (2^d) colouring; the groups of one colour touch disjoint particles.
         let slabs = match self.settings.sweep {
             SweepOrder::Slabs => slab_colours(&grid, support),
             SweepOrder::Cells => None,
         };
-        if let Some(slabs) = &slabs {
-            // Slabs: one task per slab, its cells in grid order (see `SweepOrder::Slabs`).
-            for colour in slabs {
-                let mut tasks = Vec::new();
-                for slab in colour {
-                    let start = self.schedule.order.len() as u32;
-                    for &cell in slab {
-                        let particles = grid.cell_particles(cell as usize);
-                        if split {
-                            self.schedule
-                                .order
-                                .extend(particles.iter().flat_map(|&c| [2 * c, 2 * c + 1]));
-                        } else {
-                            self.schedule.order.extend_from_slice(particles);
-                        }
-                    }
-                    tasks.push(start..self.schedule.order.len() as u32);
-                }
-                self.schedule.colours.push(tasks);
+        let cells;
+        let colours: Vec<Vec<&[u32]>> = match &slabs {
+            Some(slabs) => slabs
+                .iter()
+                .map(|colour| colour.iter().map(Vec::as_slice).collect())
+                .collect(),
+            None => {
+                cells = CellColouring::build(&grid, self.settings.colour_scheme, support)?;
+                cells
+                    .colours()
+                    .iter()
+                    .map(|colour| colour.iter().map(std::slice::from_ref).collect())
+                    .collect()
             }
-        }
-        for colour in colouring.colours().iter().filter(|_| slabs.is_none()) {
+        };
+        self.schedule.order.clear();
+        self.schedule.colours.clear();
+        for colour in colours {
             let mut tasks = Vec::new();
             let mut start = self.schedule.order.len() as u32;
-            for &cell in colour {
-                let particles = grid.cell_particles(cell as usize);
-                if split {
-                    // Shear then volume constraint of each particle, in the same task.
-                    self.schedule
-                        .order
-                        .extend(particles.iter().flat_map(|&c| [2 * c, 2 * c + 1]));
-                } else {
-                    self.schedule.order.extend_from_slice(particles);
+            for group in colour {
+                for &cell in group {
+                    let particles = grid.cell_particles(cell as usize);
+                    if split {
+                        // Shear then volume constraint of each particle, in the same task.
+                        self.schedule
+                            .order
+                            .extend(particles.iter().flat_map(|&c| [2 * c, 2 * c + 1]));
+                    } else {
+                        self.schedule.order.extend_from_slice(particles);
+                    }
                 }
+                // Consecutive groups of one colour are merged into tasks of at least
+                // TASK_CONSTRAINTS constraints (a merged task runs sequentially, so
+                // conflict-freedom is kept) to amortise the per-task synchronisation.
                 let end = self.schedule.order.len() as u32;
                 if end - start >= TASK_CONSTRAINTS {
                     tasks.push(start..end);
