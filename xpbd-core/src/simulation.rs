@@ -198,6 +198,22 @@ impl<K> BlockHandle<K> {
     }
 }
 
+/// Why [`Simulation::run_substeps`] stopped.
+#[derive(Debug)]
+enum SubstepsFailed {
+    /// The step failed (the state is then restored by the caller).
+    Step(StepError),
+    /// A particle failed the speed/finiteness test in a chained step, after the next
+    /// substep's prediction: the caller restores the step's start and replays it unfused.
+    Chained,
+}
+
+impl From<StepError> for SubstepsFailed {
+    fn from(e: StepError) -> Self {
+        Self::Step(e)
+    }
+}
+
 /// Particles, constraints and settings, stepped with substepped XPBD.
 ///
 /// Architecture invariant: a step that fails leaves the particle state (and every block's
@@ -346,16 +362,18 @@ impl<const D: usize> Simulation<D> {
         Ok(())
     }
 
-    /// Allows (the default) or forbids the fused coloured step: with the coloured solver on
-    /// the simulation's own pool of ≥ 2 threads, no residual recording and only blocks without
-    /// substep hooks ([`ConstraintSet::fusable`]), a whole step runs in one parallel region
-    /// instead of four per substep. Results are bit-identical either way; forbidding it is for
-    /// comparisons (benchmarks, tests).
+    /// Allows (the default) or forbids fusion: with no residual recording and only blocks
+    /// without substep hooks ([`ConstraintSet::fusable`]) each velocity update is chained to
+    /// the next substep's prediction (one pass over the particles), and with the coloured
+    /// solver on the simulation's own pool of ≥ 2 threads a whole step runs in one parallel
+    /// region instead of four per substep. Results are bit-identical either way; forbidding it
+    /// is for comparisons (benchmarks, tests).
     pub fn set_fused_step(&mut self, allowed: bool) {
         self.fused_enabled = allowed;
     }
 
-    /// Whether the last step (successful or not) ran as one fused parallel region.
+    /// Whether the last step ran as one fused parallel region (a fused step that failed was
+    /// replayed per phase: `false` then).
     pub fn last_step_fused(&self) -> bool {
         self.last_step_fused
     }
@@ -455,8 +473,8 @@ impl<const D: usize> Simulation<D> {
         }
         let pool = self.pool.take();
         let result = match &pool {
-            Some(p) => p.install(|| self.run_substeps(dt)),
-            None => self.run_substeps(dt),
+            Some(p) => p.install(|| self.run_substeps_or_replay(dt, time0)),
+            None => self.run_substeps_or_replay(dt, time0),
         };
         self.pool = pool;
         match result {
@@ -465,19 +483,48 @@ impl<const D: usize> Simulation<D> {
                 Ok(&self.report)
             }
             Err(e) => {
-                self.particles.x.copy_from_slice(&self.backup_x);
-                self.particles.x_prev.copy_from_slice(&self.backup_x);
-                self.particles.v.copy_from_slice(&self.backup_v);
-                for b in &mut self.blocks {
-                    b.rollback();
-                }
-                self.time = time0;
+                self.restore_step_start(time0);
                 Err(e)
             }
         }
     }
 
-    fn run_substeps(&mut self, dt: f64) -> Result<(), StepError> {
+    /// The particle and block state of the start of the step (`backup_x`, `backup_v`, the
+    /// blocks' checkpoints) and its time.
+    fn restore_step_start(&mut self, time0: f64) {
+        self.particles.x.copy_from_slice(&self.backup_x);
+        self.particles.x_prev.copy_from_slice(&self.backup_x);
+        self.particles.v.copy_from_slice(&self.backup_v);
+        for b in &mut self.blocks {
+            b.rollback();
+        }
+        self.time = time0;
+    }
+
+    /// The step's substeps, fused where allowed; a fused step that meets a failed particle
+    /// has already predicted the next substep, so it is restored and replayed unfused, which
+    /// names the offender exactly as the per-phase step does.
+    fn run_substeps_or_replay(&mut self, dt: f64, time0: f64) -> Result<(), StepError> {
+        match self.run_substeps(dt, self.fused_enabled) {
+            Ok(()) => Ok(()),
+            Err(SubstepsFailed::Step(e)) => Err(e),
+            Err(SubstepsFailed::Chained) => {
+                self.restore_step_start(time0);
+                match self.run_substeps(dt, false) {
+                    Err(SubstepsFailed::Step(e)) => Err(e),
+                    // Unfused, no substep is chained; a step that passes on replay (it
+                    // cannot: the same operations) is kept.
+                    _ => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// The substeps of one step. With `fusion`, a step of static blocks without substep hooks
+    /// runs fused: as one parallel region ([`fused`]) when eligible, otherwise phase by phase
+    /// with each velocity update *chained* to the next substep's prediction (one pass over the
+    /// particles instead of two; the same operations on each particle, so the same bits).
+    fn run_substeps(&mut self, dt: f64, fusion: bool) -> Result<(), SubstepsFailed> {
         let n_sub = self.settings.substeps;
         let h = dt / n_sub as f64;
         let parallel = self.settings.threads != 1 && rayon::current_num_threads() > 1;
@@ -485,27 +532,30 @@ impl<const D: usize> Simulation<D> {
         let record = self.settings.diagnostics.residuals;
         self.report.residuals.clear();
         self.report.substep_residuals.clear();
+        // With multiplier warm starting λ is carried from step to step: part of the state
+        // that a failed step restores.
+        let warm = self.settings.multiplier_warm_start.is_some();
         for b in &mut self.blocks {
-            b.checkpoint();
+            b.checkpoint(warm);
         }
-        self.last_step_fused = self.fused_eligible(parallel);
-        let mut first = 0;
+        let iterations = self.settings.iterations;
+        let chain = fusion
+            && !record
+            && !self.blocks_dynamic
+            && self.blocks.iter().all(|b| b.fusable(iterations));
+        self.last_step_fused = chain && self.fused_eligible(parallel);
         if self.last_step_fused {
-            let outcome = self.run_fused(h);
+            if !self.run_fused(h) {
+                return Err(SubstepsFailed::Chained);
+            }
             // Time advances substep by substep, as below (the same bits).
-            let done = outcome.err().unwrap_or(n_sub);
-            for _ in 0..done {
+            for _ in 0..n_sub {
                 self.time += h;
             }
-            let Err(s) = outcome else { return Ok(()) };
-            // A particle failed the speed test at the end of substep `s` (the fused step
-            // stopped there): the same check, error and rollback as below. The check cannot
-            // pass (it is stricter than the test), but if it did, the step would go on.
-            self.check_state(s)?;
-            self.time += h;
-            first = s + 1;
+            return Ok(());
         }
-        for s in first..n_sub {
+        let mut predicted = false;
+        for s in 0..n_sub {
             let ctx = SubstepContext {
                 h,
                 substep: s,
@@ -517,15 +567,18 @@ impl<const D: usize> Simulation<D> {
             for b in &mut self.blocks {
                 b.begin_substep(p, &ctx);
             }
-            // Also saves x_prev = xⁿ (one pass over the particles instead of a copy and a pass).
-            self.predict(h, (s + 1) as f64 / n_sub as f64, par_particles);
+            if !predicted {
+                // Also saves x_prev = xⁿ (one pass over the particles instead of a copy and a
+                // pass).
+                self.predict(h, (s + 1) as f64 / n_sub as f64, par_particles);
+            }
             for b in &mut self.blocks {
                 b.reset_multipliers(self.settings.multiplier_warm_start, par_particles);
             }
             if record {
                 self.report.residuals.clear();
             }
-            for it in 0..self.settings.iterations {
+            for it in 0..iterations {
                 self.iterate(&ctx, it, parallel, par_particles);
                 if record {
                     let r = self.residual_norm(&ctx);
@@ -536,7 +589,12 @@ impl<const D: usize> Simulation<D> {
                 let last = self.report.residuals.last().copied().unwrap_or(0.0);
                 self.report.substep_residuals.push(last);
             }
-            let velocities_ok = self.update_velocities(h, par_particles);
+            let next = (chain && s + 1 < n_sub).then(|| (s + 2) as f64 / n_sub as f64);
+            let velocities_ok = self.update_velocities(h, par_particles, next);
+            predicted = next.is_some();
+            if !velocities_ok && predicted {
+                return Err(SubstepsFailed::Chained);
+            }
             for b in &mut self.blocks {
                 b.end_substep(&mut self.particles, &ctx);
             }
@@ -549,28 +607,21 @@ impl<const D: usize> Simulation<D> {
         Ok(())
     }
 
-    /// Whether this step can run as one fused parallel region (module `fused`) with exactly
-    /// the per-phase step's results: coloured solver, the simulation's own pool with ≥ 2
-    /// threads, no residuals, no dynamic blocks, every block fusable (no substep hooks,
-    /// projected in every iteration) and at most [`fused::MAX_BLOCKS`] blocks.
+    /// Whether a chained step (see [`Simulation::run_substeps`]: no residuals, no dynamic
+    /// blocks, every block fusable) can also run as one fused parallel region (module `fused`)
+    /// with exactly the per-phase step's results: coloured solver, the simulation's own pool
+    /// with ≥ 2 threads and at most [`fused::MAX_BLOCKS`] blocks.
     fn fused_eligible(&self, parallel: bool) -> bool {
-        self.fused_enabled
-            && parallel
+        parallel
             && matches!(self.settings.solver, SolverKind::Coloured)
             && self.pool_threads > 1
             && rayon::current_num_threads() == self.pool_threads
-            && !self.settings.diagnostics.residuals
-            && !self.blocks_dynamic
             && self.blocks.len() <= fused::MAX_BLOCKS
-            && self
-                .blocks
-                .iter()
-                .all(|b| b.fusable(self.settings.iterations))
     }
 
-    /// All substeps in one broadcast (see module `fused`). `Err(s)`: a particle failed the
-    /// speed/finiteness test at the end of substep `s`, where the step stopped.
-    fn run_fused(&mut self, h: f64) -> Result<(), usize> {
+    /// All substeps in one broadcast (see module `fused`). `false`: a particle failed the
+    /// speed/finiteness test, and the step stopped after predicting the next substep.
+    fn run_fused(&mut self, h: f64) -> bool {
         let mut views: [Option<FusedBlock<'_, D>>; fused::MAX_BLOCKS] = [None; fused::MAX_BLOCKS];
         for (view, b) in views.iter_mut().zip(self.blocks.iter_mut()) {
             *view = Some(b.fused_block());
@@ -710,27 +761,96 @@ impl<const D: usize> Simulation<D> {
     }
 
     /// `v = (x − x_prev)/h` (then damped). Returns `false` when some particle is non-finite
-    /// or faster than the divergence threshold, so the full check runs only then.
-    fn update_velocities(&mut self, h: f64, par: bool) -> bool {
-        let damp = (-self.settings.velocity_damping * h).exp();
-        let max_speed2 = self.settings.diagnostics.max_speed.powi(2);
+    /// or faster than the divergence threshold, so the full check runs only then. With
+    /// `next = Some(fraction)` each particle is then predicted for the next substep (chained
+    /// step, see [`Simulation::run_substeps`]), whose kinematic fraction that is.
+    fn update_velocities(&mut self, h: f64, par: bool, next: Option<f64>) -> bool {
+        match (next, self.forces_zero) {
+            (None, _) => self.update_velocities_with::<false, false>(h, par, 0.0),
+            (Some(fraction), true) => self.update_velocities_with::<true, false>(h, par, fraction),
+            (Some(fraction), false) => self.update_velocities_with::<true, true>(h, par, fraction),
+        }
+    }
+
+    /// [`Simulation::update_velocities`], chained to the prediction when `CHAIN`.
+    #[allow(clippy::type_complexity)] // the zipped SoA fields of one particle
+    fn update_velocities_with<const CHAIN: bool, const FORCES: bool>(
+        &mut self,
+        h: f64,
+        par: bool,
+        fraction: f64,
+    ) -> bool {
+        let c = fused::ChainConstants {
+            inv_h: 1.0 / h,
+            damp: (-self.settings.velocity_damping * h).exp(),
+            max_speed2: self.settings.diagnostics.max_speed.powi(2),
+            g: self.settings.gravity,
+            gh: self.settings.gravity * h,
+            h,
+            fraction,
+        };
         let p = &mut self.particles;
-        let inv_h = 1.0 / h;
-        let body = |((v, x), (xp, w)): ((&mut Vector<D>, &Vector<D>), (&Vector<D>, &f64))| -> bool {
-            // NaN compares false, so a non-finite velocity fails this test too.
-            fused::update_velocity(v, x, xp, w, inv_h, damp, max_speed2)
+        let start = &self.kinematic_start;
+        let body = |((((x, x_prev), v), (w, f)), (target, x0)): (
+            (
+                ((&mut Vector<D>, &mut Vector<D>), &mut Vector<D>),
+                (&f64, &Vector<D>),
+            ),
+            (&Option<Vector<D>>, &Vector<D>),
+        )|
+         -> bool {
+            // NaN compares false, so a non-finite velocity fails the speed test too.
+            if CHAIN {
+                fused::update_and_predict::<D, FORCES>(x, x_prev, v, w, f, target, x0, &c)
+            } else {
+                fused::update_velocity(v, x, x_prev, w, c.inv_h, c.damp, c.max_speed2)
+            }
         };
         if par {
-            p.v.par_iter_mut()
-                .zip(p.x.par_iter())
-                .zip(p.x_prev.par_iter().zip(p.inv_mass.par_iter()))
+            p.x.par_iter_mut()
+                .zip(p.x_prev.par_iter_mut())
+                .zip(p.v.par_iter_mut())
+                .zip(p.inv_mass.par_iter().zip(p.force.par_iter()))
+                .zip(p.kinematic_target.par_iter().zip(start.par_iter()))
                 .map(body)
                 .reduce(|| true, |a, b| a & b)
         } else {
-            p.v.iter_mut()
-                .zip(p.x.iter())
-                .zip(p.x_prev.iter().zip(p.inv_mass.iter()))
-                .fold(true, |ok, item| ok & body(item))
+            // An indexed loop: the zipped iterator's fold kept `body` out of line (a call and
+            // reloads of the constants per particle).
+            let n = p.x.len();
+            let (x, x_prev, v) = (&mut p.x[..n], &mut p.x_prev[..n], &mut p.v[..n]);
+            let (w, f, target, x0) = (
+                &p.inv_mass[..n],
+                &p.force[..n],
+                &p.kinematic_target[..n],
+                &start[..n],
+            );
+            let mut ok = true;
+            for i in 0..n {
+                ok &= if CHAIN {
+                    fused::update_and_predict::<D, FORCES>(
+                        &mut x[i],
+                        &mut x_prev[i],
+                        &mut v[i],
+                        &w[i],
+                        &f[i],
+                        &target[i],
+                        &x0[i],
+                        &c,
+                    )
+                } else {
+                    fused::update_velocity(
+                        &mut v[i],
+                        &x[i],
+                        &x_prev[i],
+                        &w[i],
+                        c.inv_h,
+                        c.damp,
+                        c.max_speed2,
+                    )
+                };
+            }
+            ok
         }
     }
 

@@ -145,9 +145,11 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext);
     /// End-of-substep hook (see [`ConstraintKind::end_substep`]).
     fn end_substep(&mut self, particles: &mut Particles<D>, ctx: &SubstepContext);
-    /// Start of a step: see [`ConstraintKind::checkpoint`].
-    fn checkpoint(&mut self);
-    /// A failed step: see [`ConstraintKind::rollback`].
+    /// Start of a step: see [`ConstraintKind::checkpoint`]; with `multipliers` (multiplier
+    /// warm starting, where λ carries over from step to step) also saves λ.
+    fn checkpoint(&mut self, multipliers: bool);
+    /// A failed step: see [`ConstraintKind::rollback`]; restores λ when the checkpoint saved
+    /// it.
     fn rollback(&mut self);
     /// λ ← 0, or λ ← (1 − d) λ with multiplier warm starting (the tutorial's damping).
     /// Resets (or decays) the multipliers at the start of a substep; in parallel chunks when
@@ -253,6 +255,8 @@ pub struct ConstraintBlock<K, const D: usize> {
     /// The constraints.
     pub kind: K,
     lambda: Vec<f64>,
+    /// λ at the last checkpoint that saved it (multiplier warm starting only).
+    lambda_backup: Option<Vec<f64>>,
     schedule: Schedule,
     /// The colouring the schedule was built with (kept for rebuilds on topology changes).
     colouring: Colouring,
@@ -269,6 +273,7 @@ impl<K: ConstraintKind<D>, const D: usize> ConstraintBlock<K, D> {
         Self {
             kind,
             lambda: Vec::new(),
+            lambda_backup: None,
             schedule: Schedule::default(),
             colouring: Colouring::default(),
             slot_offsets: Vec::new(),
@@ -769,12 +774,22 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         self.kind.end_substep(particles, &self.lambda, ctx);
     }
 
-    fn checkpoint(&mut self) {
+    fn checkpoint(&mut self, multipliers: bool) {
         self.kind.checkpoint();
+        if multipliers {
+            self.lambda_backup
+                .get_or_insert_with(Vec::new)
+                .clone_from(&self.lambda);
+        } else {
+            self.lambda_backup = None;
+        }
     }
 
     fn rollback(&mut self) {
         self.kind.rollback();
+        if let Some(saved) = &self.lambda_backup {
+            self.lambda.clone_from(saved);
+        }
     }
 
     fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool {
