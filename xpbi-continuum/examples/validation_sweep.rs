@@ -8,7 +8,8 @@
 //! * `… -- repose PHI SPEED [DX] [GROUND_MU] [XSPH] [CORRECTION 0/1] [CALIBRATED 0/1] [SETTLE]
 //!   [ITERATIONS] [INLET_HEIGHT] [DT] [IN_LOOP 0/1]`;
 //! * `… -- repose3 PHI [DX] [VOLUME] [SPEED] [INLET_RADIUS] [DT] [SETTLE] [ITERATIONS] [THREADS]
-//!   [INLET_HEIGHT]`: a 3D pour ([`ReposeConfig::fine_3d`] unless overridden);
+//!   [INLET_HEIGHT]`: a 3D pour ([`ReposeConfig::fine_3d`] unless overridden; with
+//!   `REPOSE_QUARTER=1` one quarter against two symmetry walls, [`ReposeConfig::quarter`]);
 //! * `… -- heap PHI THETA0 …`: a triangular heap released at rest (arguments in the code);
 //! * `… -- sand3d N SECONDS R`: the report's 3D sand column at correction radius `R`Δx.
 //!
@@ -147,6 +148,7 @@ fn main() {
             c.iterations = arg(9, c.iterations as f64) as usize;
             c.threads = arg(10, 1.0) as usize;
             c.inlet_height = arg(11, c.inlet_height);
+            c.quarter = std::env::var_os("REPOSE_QUARTER").is_some();
             let r = run_angle_of_repose::<3>(&c).expect("repose run");
             println!(
                 "phi={} dx={} vol={} v={} a={} h={} dt={} settle={} it={} slope={:.2} height={:.4} half_width={:.4} n={} steps={} wall={:.1}",

@@ -115,18 +115,19 @@ fn angle_of_repose_2d() {
     assert!(slopes[0] < slopes[1] && slopes[1] < slopes[2], "{slopes:?}");
 }
 
-/// Angle of repose in 3D (`ReposeConfig::fine_3d`: the library's sand, Klár's cone, 0.1 L
-/// poured at 0.1 m/s through a 1.5 cm inlet 0.1 m above a rough plate, Δx = 2.5 mm, 1 s of
-/// settling; slope from the heap's height map). Measured: 8.4°, 20.4°, 29.5° for φ = 20°, 30°,
-/// 40° on heaps only 7–12 particles tall, too coarse to judge the 5° claim (the
-/// estimators disagree by up to 20°: `xpbi_continuum::repose` module docs). Asserted: the
-/// slopes increase with φ and lie within 12° of φ (a regression bound, not the claim).
+/// Angle of repose in 3D, the claim (`ReposeConfig::quarter_3d`: the library's sand,
+/// Klár's cone; one quarter of the heap, 4576 particles, against two frictionless symmetry
+/// walls, poured at 0.1 m/s through a 4 cm inlet 0.1 m above a rough plate, Δx = 5 mm, 1 s of
+/// settling; slope from the heap's height map). Measured: 17.1°, 26.9°, 35.3° for φ = 20°,
+/// 30°, 40° (heaps 10–16 particles tall). Asserted: the slopes increase with φ and lie within
+/// 5° of it. (The whole heap at Δx = 2.5 mm, `ReposeConfig::fine_3d`, is only 7–12 particles
+/// tall: 8.4°, 20.4°, 29.5°, too coarse to judge.)
 #[test]
 #[ignore = "≈20 min on 2 cores; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture angle_of_repose_3d`"]
 fn angle_of_repose_3d() {
     let slopes: Vec<f64> = std::thread::scope(|s| {
         let runs: Vec<_> = [20.0, 30.0, 40.0]
-            .map(|phi| s.spawn(move || run_angle_of_repose::<3>(&ReposeConfig::fine_3d(phi))))
+            .map(|phi| s.spawn(move || run_angle_of_repose::<3>(&ReposeConfig::quarter_3d(phi))))
             .into_iter()
             .collect();
         runs.into_iter()
@@ -138,7 +139,7 @@ fn angle_of_repose_3d() {
                     r.slope_degrees, r.height, r.half_width, r.particles
                 );
                 assert!(
-                    (r.slope_degrees - phi).abs() < 12.0,
+                    (r.slope_degrees - phi).abs() <= 5.0,
                     "{phi}: {}",
                     r.slope_degrees
                 );

@@ -245,7 +245,8 @@ fn sand_column_3d_positions_heights(particles: usize) -> Vec<f64> {
 
 /// Angle of repose (issue 5): Drucker–Prager sand poured onto a rough plate, slope of the heap
 /// against the friction angle φ and against the flowing angle of the material's cone
-/// (`xpbi_continuum::repose`). The rows carry their dimension: the report pours in 2D.
+/// (`xpbi_continuum::repose`). The rows carry their dimension: the report pours in 2D, and
+/// in the full tier also in 3D.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReposeRow {
     /// Dimension of the run (2 or 3).
@@ -278,6 +279,10 @@ pub struct ReposeRow {
     pub inlet_radius: f64,
     /// Height of the inlet exit above the plate (m).
     pub inlet_height: f64,
+    /// 3D: one quarter of the heap was poured, against two symmetry walls (`particles` are the
+    /// quarter's).
+    #[serde(default)]
+    pub quarter: bool,
     /// Wall seconds.
     pub wall_seconds: f64,
 }
@@ -285,8 +290,9 @@ pub struct ReposeRow {
 /// The repose configuration of a tier (2D, plane-calibrated cone, poured at 0.1 m/s; at
 /// 0.25 m/s the 2D heaps are 5–10° flatter: the falling stream's momentum spreads them):
 /// quick [`ReposeConfig::quick`] (Δx = 5 mm), full [`ReposeConfig::fine`] (Δx = 2.5 mm). The
-/// 3D pour ([`ReposeConfig::fine_3d`]) is not in the report: its heap, 7–12 particles tall at
-/// Δx = 2.5 mm, is too coarse for a slope (`xpbi_continuum::repose` module docs).
+/// full pour in 3D ([`ReposeConfig::fine_3d`]) is not in the report: its heap, 7–12 particles
+/// tall at Δx = 2.5 mm, is too coarse for a slope; the full tier pours a quarter instead
+/// ([`angle_of_repose`]).
 ///
 /// [`ReposeConfig::quick`]: xpbi_continuum::repose::ReposeConfig::quick
 /// [`ReposeConfig::fine`]: xpbi_continuum::repose::ReposeConfig::fine
@@ -302,15 +308,24 @@ pub fn repose_config(phi: f64, quick: bool) -> xpbi_continuum::repose::ReposeCon
 }
 
 /// Runs the angle of repose at φ = 20°, 30°, 40° (one thread each, concurrently: each run is
-/// single-threaded and deterministic), in 2D.
+/// single-threaded and deterministic): in 2D ([`repose_config`]), and in the full tier also in
+/// 3D ([`ReposeConfig::quarter_3d`], one quarter of the heap against two symmetry walls).
+///
+/// [`ReposeConfig::quarter_3d`]: xpbi_continuum::repose::ReposeConfig::quarter_3d
 pub fn angle_of_repose(quick: bool) -> Result<Vec<ReposeRow>> {
     use xpbi_continuum::plasticity::drucker_prager_alpha;
-    use xpbi_continuum::repose::{flowing_slope_angle, run_angle_of_repose};
-    let run = |phi: f64| -> Result<ReposeRow> {
+    use xpbi_continuum::repose::{ReposeConfig, flowing_slope_angle, run_angle_of_repose};
+    let run = |(dimension, phi): (usize, f64)| -> Result<ReposeRow> {
         let start = std::time::Instant::now();
-        let c = repose_config(phi, quick);
-        let r = run_angle_of_repose::<2>(&c).map_err(anyhow::Error::from)?;
-        let (dimension, material_angle) = (2, c.material_friction_angle::<2>());
+        let (c, r, material_angle) = if dimension == 2 {
+            let c = repose_config(phi, quick);
+            let r = run_angle_of_repose::<2>(&c).map_err(anyhow::Error::from)?;
+            (c, r, c.material_friction_angle::<2>())
+        } else {
+            let c = ReposeConfig::quarter_3d(phi);
+            let r = run_angle_of_repose::<3>(&c).map_err(anyhow::Error::from)?;
+            (c, r, c.material_friction_angle::<3>())
+        };
         Ok(ReposeRow {
             dimension,
             friction_angle: phi,
@@ -326,10 +341,18 @@ pub fn angle_of_repose(quick: bool) -> Result<Vec<ReposeRow>> {
             inflow_speed: c.inflow_speed,
             inlet_radius: c.inlet_half_width,
             inlet_height: c.inlet_height,
+            quarter: c.quarter,
             wall_seconds: start.elapsed().as_secs_f64(),
         })
     };
-    concurrently(&[20.0, 30.0, 40.0], run)
+    let mut runs = vec![(2, 20.0), (2, 30.0), (2, 40.0)];
+    if !quick {
+        // First, so that the three long runs start together.
+        runs.splice(0..0, [(3, 20.0), (3, 30.0), (3, 40.0)]);
+    }
+    let mut rows = concurrently(&runs, run)?;
+    rows.sort_by_key(|r| r.dimension);
+    Ok(rows)
 }
 
 /// `f` over `items` on one scoped thread per item, results in item order.
