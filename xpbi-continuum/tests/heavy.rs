@@ -117,13 +117,13 @@ fn angle_of_repose_2d() {
 
 /// Angle of repose in 3D, the claim (`ReposeConfig::quarter_3d`: the library's sand,
 /// Klár's cone; one quarter of the heap, 4576 particles, against two frictionless symmetry
-/// walls, poured at 0.1 m/s through a 4 cm inlet 0.1 m above a rough plate, Δx = 5 mm, 1 s of
-/// settling; slope from the heap's height map). Measured: 17.1°, 26.9°, 35.3° for φ = 20°,
-/// 30°, 40° (heaps 10–16 particles tall). Asserted: the slopes increase with φ and lie within
-/// 5° of it. (The whole heap at Δx = 2.5 mm, `ReposeConfig::fine_3d`, is only 7–12 particles
+/// walls, poured at 0.1 m/s through a 4 cm inlet 0.1 m above a rough plate, Δx = 5 mm,
+/// Δt = 2.5e-4 s, 1 s of settling; slope from the heap's height map). Measured: 18.1°, 28.7°,
+/// 39.9° for φ = 20°, 30°, 40° (heaps 10–17 particles tall). Asserted: the slopes increase
+/// with φ and lie within 5° of it. (The whole heap at Δx = 2.5 mm, `ReposeConfig::fine_3d`, is only 7–12 particles
 /// tall: 8.4°, 20.4°, 29.5°, too coarse to judge.)
 #[test]
-#[ignore = "≈20 min on 2 cores; run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture angle_of_repose_3d`"]
+#[ignore = "≈20 min on 2 cores (three 12-min runs); run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture angle_of_repose_3d`"]
 fn angle_of_repose_3d() {
     let slopes: Vec<f64> = std::thread::scope(|s| {
         let runs: Vec<_> = [20.0, 30.0, 40.0]

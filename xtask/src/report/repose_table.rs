@@ -31,7 +31,7 @@ pub(super) fn write_repose_table(m: &mut String, rows: &[&ReposeRow], r0: &Repos
         "2D: the material is built with the plane-calibrated angle (`xpbi_continuum::repose::plane_calibrated_angle`), so that its 2D cone is the Mohr–Coulomb cone of φ; slope = mean of the two flanks' least-squares lines through the top particle of each 2Δx bin between 20 % and 80 % of the heap height"
     };
     let budget = if r0.dimension == 3 {
-        "Klár's 3D cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°: a 3D heap can stand at φ. The quarter domain gives a heap 10–16 particles tall for 4576 particles; the full tier only (about 10 minutes per angle on one core)"
+        "Klár's 3D cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°: a 3D heap can stand at φ. The quarter domain gives a heap 10–17 particles tall for 4576 particles; the full tier only (about 12 minutes per angle on one core)"
     } else {
         "In 2D it is atan(sin φ) = 18.9°, 26.6°, 32.7° (Davis 1968: a zero-dilatancy Mohr–Coulomb material), so a 2D heap cannot meet the claim at 30° and 40° however fine the discretisation; the full tier also pours in 3D"
     };
