@@ -227,9 +227,10 @@ pub struct Simulation<const D: usize> {
     pool_threads: usize,
     prepared_particles: usize,
     time: f64,
+    /// Positions at the start of the step: the rollback copy, and where kinematic particles
+    /// start their move to their targets.
     backup_x: Vec<Vector<D>>,
     backup_v: Vec<Vector<D>>,
-    kinematic_start: Vec<Vector<D>>,
     jacobi_dx: Vec<Vector<D>>,
     jacobi_count: Vec<u32>,
     jacobi_counts_stale: bool,
@@ -258,7 +259,6 @@ impl<const D: usize> Simulation<D> {
             time: 0.0,
             backup_x: Vec::new(),
             backup_v: Vec::new(),
-            kinematic_start: Vec::new(),
             jacobi_dx: Vec::new(),
             jacobi_count: Vec::new(),
             jacobi_counts_stale: true,
@@ -412,7 +412,6 @@ impl<const D: usize> Simulation<D> {
         }
         self.backup_x.resize(n, Vector::<D>::zeros());
         self.backup_v.resize(n, Vector::<D>::zeros());
-        self.kinematic_start.resize(n, Vector::<D>::zeros());
         self.jacobi_dx.resize(n, Vector::<D>::zeros());
         self.jacobi_count.resize(n, 0);
         self.jacobi_counts_stale = true;
@@ -460,7 +459,6 @@ impl<const D: usize> Simulation<D> {
             .all(|f| f.iter().all(|c| *c == 0.0));
         self.backup_x.copy_from_slice(&self.particles.x);
         self.backup_v.copy_from_slice(&self.particles.v);
-        self.kinematic_start.copy_from_slice(&self.particles.x);
         let time0 = self.time;
         if self.settings.threads == 1 && self.blocks_dynamic && self.pool.is_none() {
             // `threads = 1` means one thread: the hooks of dynamic blocks (XPBI's neighbour
@@ -635,7 +633,8 @@ impl<const D: usize> Simulation<D> {
             w: &p.inv_mass,
             force: &p.force,
             target: &p.kinematic_target,
-            start: &self.kinematic_start,
+            // Kinematic particles start where the step started (the rollback copy).
+            start: &self.backup_x,
             blocks: &views,
             forces: !self.forces_zero,
             gravity: settings.gravity,
@@ -667,7 +666,8 @@ impl<const D: usize> Simulation<D> {
         let g = self.settings.gravity;
         let gh = g * h;
         let p = &mut self.particles;
-        let start = &self.kinematic_start;
+        // Kinematic particles start where the step started (the rollback copy).
+        let start = &self.backup_x;
         let body = |((((x, x_prev), v), (w, f)), (target, x0)): (
             (
                 ((&mut Vector<D>, &mut Vector<D>), &mut Vector<D>),
@@ -790,7 +790,8 @@ impl<const D: usize> Simulation<D> {
             fraction,
         };
         let p = &mut self.particles;
-        let start = &self.kinematic_start;
+        // Kinematic particles start where the step started (the rollback copy).
+        let start = &self.backup_x;
         let body = |((((x, x_prev), v), (w, f)), (target, x0)): (
             (
                 ((&mut Vector<D>, &mut Vector<D>), &mut Vector<D>),
