@@ -87,7 +87,9 @@ pub(super) fn update_velocity<const D: usize>(
 /// [`update_velocity`] then [`predict_particle`] of the next substep, on values in registers
 /// (the same operations in the same order, so the same bits): written through memory, the
 /// prediction reloads `v` right after the update stored it in two differently sized pieces,
-/// which stalls store-to-load forwarding (measured: the chained pass was 4× slower).
+/// which stalls store-to-load forwarding (measured: the chained pass was 4× slower; calling
+/// the two functions on a local velocity instead of this copy of their bodies still cost 18 %
+/// of the whole N = 128 cloth step).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn update_and_predict<const D: usize, const FORCES: bool>(
