@@ -62,6 +62,9 @@ pub struct XpbiSettings {
     pub constraint_form: ConstraintForm,
     /// Order and grouping of the coloured sweep (see [`SweepOrder`]).
     pub sweep: SweepOrder,
+    /// Lay the per-step data out in sweep order (default `true`, see [`XpbiContinuum`]'s
+    /// "Memory layout"); the results are bit-identical either way.
+    pub reorder_by_cell: bool,
 }
 
 /// How the coloured Gauss–Seidel sweep of the continuum is grouped into parallel tasks.
@@ -193,6 +196,7 @@ impl XpbiSettings {
             kernel_frame: KernelFrame::Current,
             constraint_form: ConstraintForm::Single,
             sweep: SweepOrder::Slabs,
+            reorder_by_cell: true,
         }
     }
 
@@ -282,6 +286,13 @@ pub struct XpbiContinuum<const D: usize> {
     /// Whether every stencil entry's inverse mass was positive at `begin_substep` (the run
     /// kernel's scatter then skips its per-neighbour test).
     w_all_positive: bool,
+    /// Row → member when the rows are in sweep order ([`XpbiSettings::reorder_by_cell`]);
+    /// empty when row = member.
+    row_member: Vec<u32>,
+    /// Per row, copies of its member's plastic state and compliance 1/V⁰ (made in `rebuild`,
+    /// so the sweep streams them; empty when row = member).
+    row_state: Vec<PlasticState>,
+    row_compliance: Vec<f64>,
     f_total: Vec<SMatrix<f64, D, D>>,
     backup_total: Vec<SMatrix<f64, D, D>>,
     dt: f64,
@@ -391,6 +402,9 @@ impl<const D: usize> XpbiContinuum<D> {
             w_moment: Vec::new(),
             w_source: (0, 0),
             w_all_positive: false,
+            row_member: Vec::new(),
+            row_state: Vec::new(),
+            row_compliance: Vec::new(),
             f_total: Vec::new(),
             backup_total: Vec::new(),
             dt: 1.0,
@@ -452,6 +466,14 @@ impl<const D: usize> XpbiContinuum<D> {
     pub fn set_kernel_frame(&mut self, frame: KernelFrame) {
         self.settings.kernel_frame = frame;
         match frame {
+            KernelFrame::Reference if !self.row_member.is_empty() => {
+                // The per-step data is in sweep order; the reference stencils are kept by
+                // member: rebuild them on the same xⁿ (it succeeded there before).
+                self.f_total = Vec::new();
+                let xn = std::mem::take(&mut self.xn);
+                let rebuilt = self.rebuild_at(&xn);
+                debug_assert!(rebuilt.is_ok(), "xpbi rebuild on the last xⁿ failed");
+            }
             KernelFrame::Reference => {
                 self.reference_weights.clone_from(&self.weights);
                 self.f_total = vec![SMatrix::identity(); self.members.len()];
@@ -492,6 +514,9 @@ impl<const D: usize> XpbiContinuum<D> {
             + self.svd_guess.capacity() * m
             + self.warm.capacity() * m
             + self.w_moment.capacity() * 8
+            + self.row_member.capacity() * 4
+            + self.row_state.capacity() * std::mem::size_of::<PlasticState>()
+            + self.row_compliance.capacity() * 8
             + (self.f_total.capacity() + self.backup_total.capacity()) * m
             + (self.schedule.order.capacity() * 4
                 + self
@@ -527,20 +552,22 @@ impl<const D: usize> XpbiContinuum<D> {
             self.refresh_reference(particles);
             return Ok(());
         }
+        self.rebuild_at(&particles.x)
+    }
+
+    /// [`Self::rebuild`] in the current frame from the global positions `x` (= xⁿ).
+    fn rebuild_at(&mut self, x: &[SVector<f64, D>]) -> Result<(), XpbiError> {
         let t0 = Instant::now();
         let support = self.kernel.support();
-        let positions: Vec<SVector<f64, D>> = self
-            .members
-            .iter()
-            .map(|&m| particles.x[m as usize])
-            .collect();
+        let positions: Vec<SVector<f64, D>> =
+            self.members.par_iter().map(|&m| x[m as usize]).collect();
         let cell = self.settings.colour_scheme.min_cell_size(support);
         let grid = UniformGrid::build(&positions, cell)?;
         let nl = NeighbourLists::build(&grid, &positions, support)?;
         let t1 = Instant::now();
 
         self.xn.clear();
-        self.xn.extend_from_slice(&particles.x);
+        self.xn.par_extend(x.par_iter().copied());
         self.volume.clear();
         self.volume.par_extend(
             self.rest_volume
@@ -548,12 +575,42 @@ impl<const D: usize> XpbiContinuum<D> {
                 .zip(self.f.par_iter())
                 .map(|(v0, f)| v0 * crate::constraint::determinant(f)),
         );
-        let volume = &self.volume;
         let n = self.members.len();
+        // Rows in sweep order: the schedule is built first, from the grid alone.
+        let reorder =
+            self.settings.reorder_by_cell && self.settings.kernel_frame == KernelFrame::Current;
+        self.build_schedule(&grid, support, reorder)?;
+        let row_member = &self.row_member;
+        let member_at = |row: usize| {
+            if reorder {
+                row_member[row] as usize
+            } else {
+                row
+            }
+        };
+        if reorder {
+            self.row_state.clear();
+            self.row_state
+                .par_extend(row_member.par_iter().map(|&m| self.state[m as usize]));
+            self.row_compliance.clear();
+            self.row_compliance.par_extend(
+                row_member
+                    .par_iter()
+                    .map(|&m| self.inv_rest_volume[m as usize]),
+            );
+        } else {
+            self.row_state = Vec::new();
+            self.row_compliance = Vec::new();
+        }
+        let volume = &self.volume;
         self.stencil_offsets.clear();
-        self.stencil_offsets
-            .extend(nl.offsets().iter().enumerate().map(|(p, &o)| o + p as u32));
-        let total = self.stencil_offsets[n] as usize;
+        self.stencil_offsets.push(0);
+        let mut total = 0u32;
+        for row in 0..n {
+            total += nl.neighbours(member_at(row)).len() as u32 + 1;
+            self.stencil_offsets.push(total);
+        }
+        let total = total as usize;
         // Grow by 10 % at a time (not the default doubling) to keep memory per particle low.
         if self.stencil.capacity() < total {
             self.stencil
@@ -589,8 +646,9 @@ impl<const D: usize> XpbiContinuum<D> {
         jobs.into_par_iter().for_each(|(rows, s, w)| {
             let base = offsets[rows.start] as usize;
             let mut q = Vec::new();
-            for p in rows {
-                let o = offsets[p] as usize - base;
+            for row in rows {
+                let o = offsets[row] as usize - base;
+                let p = member_at(row);
                 let nb = nl.neighbours(p);
                 let xp = positions[p];
                 corrected_weights(
@@ -616,12 +674,27 @@ impl<const D: usize> XpbiContinuum<D> {
             self.reference_weights.clone_from(&self.weights);
             self.f_total = vec![SMatrix::identity(); n];
         }
-        // Schedule: colours → groups of cells → particles of each cell (local constraint ids).
+        self.timings = XpbiTimings {
+            neighbour_search: (t1 - t0).as_secs_f64(),
+            frozen_data: t1.elapsed().as_secs_f64(),
+        };
+        Ok(())
+    }
+
+    /// The sweep schedule from the grid of the members' positions: colours → groups of cells
+    /// (a slab of [`SweepOrder::Slabs`] or one cell of the 3^d (2^d) colouring; the groups of
+    /// one colour touch disjoint particles) → the members of each cell. With `reorder` the
+    /// rows are laid out in this order (`row_member`) and the schedule lists rows `0, 1, 2, …`;
+    /// otherwise it lists member indices.
+    fn build_schedule(
+        &mut self,
+        grid: &UniformGrid<D>,
+        support: f64,
+        reorder: bool,
+    ) -> Result<(), XpbiError> {
         let split = self.settings.constraint_form == ConstraintForm::Split;
-        // Colours → groups of cells: a slab (`SweepOrder::Slabs`) or a single cell of the
-        // 3^d (2^d) colouring; the groups of one colour touch disjoint particles.
         let slabs = match self.settings.sweep {
-            SweepOrder::Slabs => slab_colours(&grid, support),
+            SweepOrder::Slabs => slab_colours(grid, support),
             SweepOrder::Cells => None,
         };
         let cells;
@@ -631,7 +704,7 @@ impl<const D: usize> XpbiContinuum<D> {
                 .map(|colour| colour.iter().map(Vec::as_slice).collect())
                 .collect(),
             None => {
-                cells = CellColouring::build(&grid, self.settings.colour_scheme, support)?;
+                cells = CellColouring::build(grid, self.settings.colour_scheme, support)?;
                 cells
                     .colours()
                     .iter()
@@ -641,19 +714,28 @@ impl<const D: usize> XpbiContinuum<D> {
         };
         self.schedule.order.clear();
         self.schedule.colours.clear();
+        self.row_member.clear();
         for colour in colours {
             let mut tasks = Vec::new();
             let mut start = self.schedule.order.len() as u32;
             for group in colour {
                 for &cell in group {
-                    let particles = grid.cell_particles(cell as usize);
-                    if split {
+                    let members = grid.cell_particles(cell as usize);
+                    // The rows (constraints of the single form) of these members.
+                    let first = self.row_member.len() as u32;
+                    let rows = first..first + members.len() as u32;
+                    if reorder {
+                        self.row_member.extend_from_slice(members);
+                    }
+                    let order = &mut self.schedule.order;
+                    match (reorder, split) {
                         // Shear then volume constraint of each particle, in the same task.
-                        self.schedule
-                            .order
-                            .extend(particles.iter().flat_map(|&c| [2 * c, 2 * c + 1]));
-                    } else {
-                        self.schedule.order.extend_from_slice(particles);
+                        (true, true) => order.extend(rows.flat_map(|r| [2 * r, 2 * r + 1])),
+                        (true, false) => order.extend(rows),
+                        (false, true) => {
+                            order.extend(members.iter().flat_map(|&c| [2 * c, 2 * c + 1]))
+                        }
+                        (false, false) => order.extend_from_slice(members),
                     }
                 }
                 // Consecutive groups of one colour are merged into tasks of at least
@@ -671,10 +753,7 @@ impl<const D: usize> XpbiContinuum<D> {
             }
             self.schedule.colours.push(tasks);
         }
-        self.timings = XpbiTimings {
-            neighbour_search: (t1 - t0).as_secs_f64(),
-            frozen_data: t1.elapsed().as_secs_f64(),
-        };
+        debug_assert!(!reorder || self.row_member.len() == self.members.len());
         Ok(())
     }
 
@@ -704,17 +783,23 @@ impl<const D: usize> XpbiContinuum<D> {
     /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ; `V(Fⁿ)` and the run
     /// kernel's `Fⁿ V(Fⁿ)`.
     fn update_rest_moment(&mut self) {
+        let n = self.members.len();
+        let (f, row_member) = (&self.f, &self.row_member);
+        let f_of_row = |row: usize| match row_member.get(row) {
+            Some(&m) => &f[m as usize],
+            None => &f[row],
+        };
         self.svd_guess.clear();
         self.svd_guess.par_extend(
-            self.f
-                .par_iter()
-                .map(|f| xpbd_core::energy::svd::rotation_variant_svd(f).2),
+            (0..n)
+                .into_par_iter()
+                .map(|row| xpbd_core::energy::svd::rotation_variant_svd(f_of_row(row)).2),
         );
         self.warm.reset(
-            self.f
+            self.svd_guess
                 .par_iter()
-                .zip(self.svd_guess.par_iter())
-                .map(|(f, v)| f * v),
+                .enumerate()
+                .map(|(row, v)| f_of_row(row) * v),
         );
         let (stencil, weights, xn, offsets) = (
             &self.stencil,
@@ -793,9 +878,17 @@ impl<const D: usize> XpbiContinuum<D> {
             stencil: &self.stencil,
             weights: &self.weights,
             rest_moment: &self.rest_moment,
-            state: &self.state,
+            state: if self.row_member.is_empty() {
+                &self.state
+            } else {
+                &self.row_state
+            },
             warm: &self.warm,
-            compliance: &self.inv_rest_volume,
+            compliance: if self.row_member.is_empty() {
+                &self.inv_rest_volume
+            } else {
+                &self.row_compliance
+            },
             lame: &self.lame,
             model: &self.material.plasticity,
             dt: self.dt,
@@ -806,12 +899,21 @@ impl<const D: usize> XpbiContinuum<D> {
         }
     }
 
-    /// Member (particle) of constraint `c`.
+    /// Row of the per-step data of constraint `c`.
     #[inline]
-    fn member_of(&self, c: usize) -> usize {
+    fn row_of(&self, c: usize) -> usize {
         match self.settings.constraint_form {
             ConstraintForm::Single => c,
             ConstraintForm::Split => c / 2,
+        }
+    }
+
+    /// Member (index into `members`, `f`, `state`) of row `row`.
+    #[inline]
+    fn member_of_row(&self, row: usize) -> usize {
+        match self.row_member.get(row) {
+            Some(&m) => m as usize,
+            None => row,
         }
     }
 
@@ -841,7 +943,7 @@ impl<const D: usize> XpbiContinuum<D> {
             let smoothed: Vec<SVector<f64, D>> = (0..self.members.len())
                 .into_par_iter()
                 .map(|i| {
-                    let p = self.members[i] as usize;
+                    let p = self.members[self.member_of_row(i)] as usize;
                     let r =
                         self.stencil_offsets[i] as usize + 1..self.stencil_offsets[i + 1] as usize;
                     let vp = particles.v[p];
@@ -857,7 +959,7 @@ impl<const D: usize> XpbiContinuum<D> {
                 })
                 .collect();
             for (i, v) in smoothed.into_iter().enumerate() {
-                let p = self.members[i] as usize;
+                let p = self.members[self.member_of_row(i)] as usize;
                 if particles.inv_mass[p] > 0.0 {
                     particles.v[p] = v;
                     particles.x[p] = particles.x_prev[p] + v * h;
@@ -867,19 +969,23 @@ impl<const D: usize> XpbiContinuum<D> {
         let x = &particles.x;
         let updated: Vec<(SMatrix<f64, D, D>, PlasticState)> = (0..self.members.len())
             .into_par_iter()
-            .map(|i| {
-                let g = self.displacement_gradient(i, x);
-                let f_trial = (SMatrix::<f64, D, D>::identity() + g) * self.f[i];
+            .map(|row| {
+                let m = self.member_of_row(row);
+                let g = self.displacement_gradient(row, x);
+                let f_trial = (SMatrix::<f64, D, D>::identity() + g) * self.f[m];
                 self.material
                     .plasticity
-                    .return_map(&f_trial, &self.state[i], &self.lame, h)
+                    .return_map(&f_trial, &self.state[m], &self.lame, h)
             })
             .collect();
-        for (i, (f, s)) in updated.into_iter().enumerate() {
-            self.f[i] = f;
-            self.state[i] = s;
+        for (row, (f, s)) in updated.into_iter().enumerate() {
+            let m = self.member_of_row(row);
+            self.f[m] = f;
+            self.state[m] = s;
         }
         if !self.f_total.is_empty() {
+            // Lagrangian kernels never reorder (row = member).
+            debug_assert!(self.row_member.is_empty());
             // F_tot^{n+1} = (I + Δt∇v) F_totⁿ = F_totⁿ + Σ_k (x_k − x_kⁿ) q⁰_kᵀ.
             let totals: Vec<SMatrix<f64, D, D>> = (0..self.members.len())
                 .into_par_iter()
@@ -904,18 +1010,17 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
     }
 
     fn stencil(&self, c: usize) -> &[u32] {
-        let c = self.member_of(c);
+        let c = self.row_of(c);
         &self.stencil[self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize]
     }
 
     /// α = 1/V⁰ (XPBI §4: Φ = V⁰Ψ = C²/(2α)); split: 1/(2μV⁰) and 1/(λV⁰).
     fn compliance(&self, c: usize) -> f64 {
+        let inv_v0 = self.inv_rest_volume[self.member_of_row(self.row_of(c))];
         match self.settings.constraint_form {
-            ConstraintForm::Single => self.inv_rest_volume[c],
-            ConstraintForm::Split if c.is_multiple_of(2) => {
-                self.inv_rest_volume[c / 2] / (2.0 * self.lame.mu)
-            }
-            ConstraintForm::Split => self.inv_rest_volume[c / 2] / self.lame.lambda,
+            ConstraintForm::Single => inv_v0,
+            ConstraintForm::Split if c.is_multiple_of(2) => inv_v0 / (2.0 * self.lame.mu),
+            ConstraintForm::Split => inv_v0 / self.lame.lambda,
         }
     }
 
@@ -926,12 +1031,13 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
             ConstraintForm::Split if c.is_multiple_of(2) => Some(SplitTerm::Shear),
             ConstraintForm::Split => Some(SplitTerm::Volume),
         };
-        let c = self.member_of(c);
-        let r = self.stencil_offsets[c] as usize..self.stencil_offsets[c + 1] as usize;
+        let row = self.row_of(c);
+        let c = self.member_of_row(row);
+        let r = self.stencil_offsets[row] as usize..self.stencil_offsets[row + 1] as usize;
         let idx = &self.stencil[r.clone()];
         let q = &self.weights[r];
         let x0 = xs[0];
-        let mut g = -self.rest_moment[c];
+        let mut g = -self.rest_moment[row];
         for k in 1..idx.len() {
             g += (xs[k] - x0) * q[k].transpose();
         }
@@ -949,7 +1055,7 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
                 state,
                 self.dt,
                 in_loop,
-                &self.svd_guess[c],
+                &self.svd_guess[row],
                 self.dp_alpha,
             ),
             Some(t) => {

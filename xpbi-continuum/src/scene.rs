@@ -63,6 +63,8 @@ pub struct SceneOptions {
     pub threads: usize,
     /// Grouping of the continuum's coloured sweep (see [`SweepOrder`]).
     pub sweep: SweepOrder,
+    /// Per-step data in sweep order (see `XpbiSettings::reorder_by_cell`; same results).
+    pub reorder_by_cell: bool,
 }
 
 impl SceneOptions {
@@ -83,6 +85,7 @@ impl SceneOptions {
             velocity_damping: 0.0,
             threads: 0,
             sweep: SweepOrder::Slabs,
+            reorder_by_cell: true,
         }
     }
 }
@@ -154,6 +157,7 @@ impl<const D: usize> ContinuumScene<D> {
         xs.plasticity_in_loop = options.plasticity_in_loop;
         xs.xsph = options.xsph;
         xs.sweep = options.sweep;
+        xs.reorder_by_cell = options.reorder_by_cell;
         let continuum = XpbiContinuum::new(
             &particles,
             members.clone(),
