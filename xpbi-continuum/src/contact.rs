@@ -12,6 +12,7 @@
 //!   `max(Δx, r)` each substep and scheduled by the same 3^d cell colouring.
 
 use nalgebra::SVector;
+use rayon::prelude::*;
 
 use crate::scene::DEFAULT_CORRECTION_RADIUS;
 use xpbd_core::Particles;
@@ -70,7 +71,7 @@ impl<const D: usize> SpacingConstraints<D> {
         self.schedule.colours.clear();
         let positions: Vec<SVector<f64, D>> = self
             .members
-            .iter()
+            .par_iter()
             .map(|&m| particles.x[m as usize])
             .collect();
         let radius = self.spacing;
@@ -86,18 +87,29 @@ impl<const D: usize> SpacingConstraints<D> {
         let Ok(colouring) = CellColouring::build(&grid, ColourScheme::ThreePerAxis, radius) else {
             return;
         };
+        // Pairs of each cell (p < b, p in the cell) found in parallel, then concatenated in
+        // colour → cell order: the same list for any thread count.
+        let (members, grid, nl) = (&self.members, &grid, &nl);
         for colour in colouring.colours() {
-            let mut tasks: Vec<std::ops::Range<u32>> = Vec::new();
-            for &cell in colour {
-                let start = (self.pairs.len() / 2) as u32;
-                for &p in grid.cell_particles(cell as usize) {
-                    for &b in nl.neighbours(p as usize) {
-                        if b > p {
-                            self.pairs.push(self.members[p as usize]);
-                            self.pairs.push(self.members[b as usize]);
+            let per_cell: Vec<Vec<u32>> = colour
+                .par_iter()
+                .map(|&cell| {
+                    let mut pairs = Vec::new();
+                    for &p in grid.cell_particles(cell as usize) {
+                        for &b in nl.neighbours(p as usize) {
+                            if b > p {
+                                pairs.push(members[p as usize]);
+                                pairs.push(members[b as usize]);
+                            }
                         }
                     }
-                }
+                    pairs
+                })
+                .collect();
+            let mut tasks: Vec<std::ops::Range<u32>> = Vec::new();
+            for cell_pairs in per_cell {
+                let start = (self.pairs.len() / 2) as u32;
+                self.pairs.extend_from_slice(&cell_pairs);
                 let end = (self.pairs.len() / 2) as u32;
                 // Merge consecutive cells of one colour into tasks of ≥ 256 pairs.
                 match tasks.last_mut() {

@@ -280,8 +280,8 @@ impl<const D: usize> XpbiContinuum<D> {
             .all(|&p| w.get(p as usize).is_some_and(|&v| v > 0.0));
     }
 
-    /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ; `V(Fⁿ)` and the run
-    /// kernel's `Fⁿ V(Fⁿ)`.
+    /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ, and the run kernel's
+    /// warm starts `Fⁿ V(Fⁿ)`.
     fn update_rest_moment(&mut self) {
         let n = self.members.len();
         let (f, row_member) = (&self.f, &self.row_member);
@@ -289,18 +289,10 @@ impl<const D: usize> XpbiContinuum<D> {
             Some(&m) => &f[m as usize],
             None => &f[row],
         };
-        self.svd_guess.clear();
-        self.svd_guess.par_extend(
-            (0..n)
-                .into_par_iter()
-                .map(|row| xpbd_core::energy::svd::rotation_variant_svd(f_of_row(row)).2),
-        );
-        self.warm.reset(
-            self.svd_guess
-                .par_iter()
-                .enumerate()
-                .map(|(row, v)| f_of_row(row) * v),
-        );
+        self.warm.reset((0..n).into_par_iter().map(|row| {
+            let f = f_of_row(row);
+            f * xpbd_core::energy::svd::rotation_variant_svd(f).2
+        }));
         let (stencil, weights, xn, offsets) = (
             &self.stencil,
             &self.weights,

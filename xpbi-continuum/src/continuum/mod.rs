@@ -262,8 +262,6 @@ pub struct XpbiContinuum<const D: usize> {
     /// [`KernelFrame::Reference`]: reference weights `q⁰` (same layout as `weights`) and the
     /// total deformation gradients (empty in the current frame).
     reference_weights: Vec<SVector<f64, D>>,
-    /// Right singular vectors of Fⁿ per member (warm start of the generic `evaluate`'s SVD).
-    svd_guess: Vec<SMatrix<f64, D, D>>,
     /// The run kernel's `Fⁿ V` per member: `Fⁿ V(Fⁿ)` at `begin_substep`, then with the `V` of
     /// the member's last evaluation (see [`crate::projection::warm`]).
     warm: WarmStarts<D>,
@@ -387,7 +385,6 @@ impl<const D: usize> XpbiContinuum<D> {
             volume: Vec::new(),
             schedule: Schedule::default(),
             reference_weights: Vec::new(),
-            svd_guess: Vec::new(),
             warm: WarmStarts::default(),
             w_moment: Vec::new(),
             w_source: (0, 0),
@@ -501,7 +498,6 @@ impl<const D: usize> XpbiContinuum<D> {
             + self.weights.capacity() * v
             + self.volume.capacity() * 8
             + self.reference_weights.capacity() * v
-            + self.svd_guess.capacity() * m
             + self.warm.capacity() * m
             + self.w_moment.capacity() * 8
             + self.row_member.capacity() * 4
@@ -720,7 +716,9 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
                 state,
                 self.dt,
                 in_loop,
-                &self.svd_guess[row],
+                // V(Fⁿ): the SVD's starting point, as the run kernel's (recomputed rather than
+                // stored: 72 B per particle in 3D for the generic path only).
+                &xpbd_core::energy::svd::rotation_variant_svd(&self.f[c]).2,
                 self.dp_alpha,
             ),
             Some(t) => {
