@@ -21,6 +21,9 @@ pub enum XpbiError {
     /// A particle has a non-finite position, velocity or deformation gradient.
     #[error("particle {index} has a non-finite {field}")]
     NonFiniteState { index: usize, field: &'static str },
+    /// A particle is listed twice among a continuum's members.
+    #[error("particle {index} is listed twice among the continuum's members")]
+    DuplicateMember { index: usize },
     /// Two particles are closer than the allowed minimum distance.
     #[error("particles {a} and {b} are {distance} apart, closer than the minimum {minimum}")]
     ParticlesTooClose {

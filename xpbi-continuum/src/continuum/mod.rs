@@ -342,6 +342,15 @@ impl<const D: usize> XpbiContinuum<D> {
                 });
             }
         }
+        // Global id → member; a particle listed twice is refused (the step writes each member's
+        // particle from one task).
+        let mut member_index = vec![u32::MAX; particles.len()];
+        for (i, &g) in members.iter().enumerate() {
+            if member_index[g as usize] != u32::MAX {
+                return Err(XpbiError::DuplicateMember { index: g as usize });
+            }
+            member_index[g as usize] = i as u32;
+        }
         let positions: Vec<_> = members.iter().map(|&m| particles.x[m as usize]).collect();
         let min_distance = settings.min_distance_ratio * settings.spacing;
         if min_distance > 0.0 {
@@ -368,13 +377,7 @@ impl<const D: usize> XpbiContinuum<D> {
             rest_volume,
             f: vec![SMatrix::identity(); n],
             state: vec![PlasticState::default(); n],
-            member_index: {
-                let mut m = vec![u32::MAX; particles.len()];
-                for (i, &g) in members.iter().enumerate() {
-                    m[g as usize] = i as u32;
-                }
-                m
-            },
+            member_index,
             members,
             backup: None,
             xn: Vec::new(),
@@ -619,31 +622,55 @@ impl<const D: usize> XpbiContinuum<D> {
                     vp + dv * c
                 })
                 .collect();
-            for (i, v) in smoothed.into_iter().enumerate() {
-                let p = self.members[self.member_of_row(i)] as usize;
-                if particles.inv_mass[p] > 0.0 {
-                    particles.v[p] = v;
-                    particles.x[p] = particles.x_prev[p] + v * h;
-                }
-            }
+            // Written back in parallel: rows map to distinct members, hence distinct particles.
+            let (v, x) = (
+                DisjointSlice::new(&mut particles.v),
+                DisjointSlice::new(&mut particles.x),
+            );
+            let (x_prev, inv_mass) = (&particles.x_prev, &particles.inv_mass);
+            smoothed
+                .par_iter()
+                .enumerate()
+                .with_min_len(ROWS_PER_CHUNK)
+                .for_each(|(i, &vi)| {
+                    let p = self.members[self.member_of_row(i)] as usize;
+                    if inv_mass[p] > 0.0 {
+                        // SAFETY: p is this row's particle, written by no other row.
+                        unsafe {
+                            v.set(p, vi);
+                            x.set(p, x_prev[p] + vi * h);
+                        }
+                    }
+                });
         }
+        // F^{n+1} = Z((I + Δt∇v) Fⁿ) in place, in parallel over rows (each writes only its
+        // member's F and plastic state, and reads no other member's).
         let x = &particles.x;
-        let updated: Vec<(SMatrix<f64, D, D>, PlasticState)> = (0..self.members.len())
-            .into_par_iter()
-            .map(|row| {
-                let m = self.member_of_row(row);
-                let g = self.displacement_gradient(row, x);
-                let f_trial = (SMatrix::<f64, D, D>::identity() + g) * self.f[m];
-                self.material
-                    .plasticity
-                    .return_map(&f_trial, &self.state[m], &self.lame, h)
-            })
-            .collect();
-        for (row, (f, s)) in updated.into_iter().enumerate() {
-            let m = self.member_of_row(row);
-            self.f[m] = f;
-            self.state[m] = s;
+        let (mut f, mut state) = (std::mem::take(&mut self.f), std::mem::take(&mut self.state));
+        {
+            let (fs, ss) = (DisjointSlice::new(&mut f), DisjointSlice::new(&mut state));
+            let this = &*self;
+            (0..this.members.len())
+                .into_par_iter()
+                .with_min_len(ROWS_PER_CHUNK)
+                .for_each(|row| {
+                    let m = this.member_of_row(row);
+                    let g = this.displacement_gradient(row, x);
+                    // SAFETY: member m belongs to this row only.
+                    let (fm, sm) = unsafe { (fs.get(m), ss.get(m)) };
+                    let f_trial = (SMatrix::<f64, D, D>::identity() + g) * fm;
+                    let (f_new, s_new) =
+                        this.material
+                            .plasticity
+                            .return_map(&f_trial, &sm, &this.lame, h);
+                    // SAFETY: as above.
+                    unsafe {
+                        fs.set(m, f_new);
+                        ss.set(m, s_new);
+                    }
+                });
         }
+        (self.f, self.state) = (f, state);
         if !self.f_total.is_empty() {
             // Lagrangian kernels never reorder (row = member).
             debug_assert!(self.row_member.is_empty());

@@ -114,3 +114,16 @@ fn lagrangian_kernels_keep_rows_by_member() {
         assert_eq!(c.stencil(k)[0] as usize, k);
     }
 }
+
+#[test]
+fn a_member_listed_twice_is_refused() {
+    let mut p = Particles::<2>::new();
+    for i in 0..3 {
+        p.push(Vector2::new(0.01 * i as f64, 0.0), 1.0);
+    }
+    let mut settings = XpbiSettings::new(0.01);
+    settings.min_distance_ratio = 0.0; // the distance check would not see it
+    let err = XpbiContinuum::new(&p, vec![0, 2, 2], vec![1e-4; 3], Material::sand(), settings)
+        .unwrap_err();
+    assert_eq!(err, crate::error::XpbiError::DuplicateMember { index: 2 });
+}
