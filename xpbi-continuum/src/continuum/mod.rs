@@ -659,10 +659,10 @@ impl<const D: usize> XpbiContinuum<D> {
                     // SAFETY: member m belongs to this row only.
                     let (fm, sm) = unsafe { (fs.get(m), ss.get(m)) };
                     let f_trial = (SMatrix::<f64, D, D>::identity() + g) * fm;
-                    let (f_new, s_new) =
-                        this.material
-                            .plasticity
-                            .return_map(&f_trial, &sm, &this.lame, h);
+                    let (f_new, s_new) = this
+                        .material
+                        .plasticity
+                        .return_map(&f_trial, &sm, &this.lame, h);
                     // SAFETY: as above.
                     unsafe {
                         fs.set(m, f_new);
