@@ -186,6 +186,45 @@ impl Schedule {
         .unwrap_or_else(|| Self::greedy(n_constraints, n_particles, stencil, task_size))
     }
 
+    /// The share of thread `t` of `n_threads` in the tasks of one colour: a contiguous slice,
+    /// balanced by constraint count rather than by task count. Task `i`, with `before` the
+    /// constraints of the tasks ahead of it and `len` its own, goes to the thread whose `1/T`
+    /// of the colour holds its midpoint `before + len/2`; the shares of `t = 0, …, T − 1`
+    /// therefore partition the colour in order. Tasks of one colour are independent, so which
+    /// thread runs a task changes no result, only the balance: with tasks of unequal size (the
+    /// grid cells and slabs of XPBI) a split by count left one thread with twice the other's
+    /// work on a 10k-particle column.
+    ///
+    /// ```
+    /// use xpbd_core::schedule::Schedule;
+    /// let colour = [0..10, 10..12, 12..14, 14..16, 16..20];
+    /// assert_eq!(Schedule::share(&colour, 0, 2), &colour[..1]);
+    /// assert_eq!(Schedule::share(&colour, 1, 2), &colour[1..]);
+    /// ```
+    pub fn share(colour: &[Range<u32>], t: usize, n_threads: usize) -> &[Range<u32>] {
+        let total: u64 = colour.iter().map(|r| u64::from(r.end - r.start)).sum();
+        if total == 0 || n_threads <= 1 {
+            return if t == 0 { colour } else { &colour[..0] };
+        }
+        let threads = n_threads as u64;
+        // Thread of a task: ⌊(2·before + len)·T / (2·total)⌋, non-decreasing along the colour.
+        let mut before = 0u64;
+        let (mut first, mut last) = (colour.len(), colour.len());
+        for (i, r) in colour.iter().enumerate() {
+            let len = u64::from(r.end - r.start);
+            let owner = (((2 * before + len) * threads) / (2 * total)).min(threads - 1) as usize;
+            if owner >= t && first == colour.len() {
+                first = i;
+            }
+            if owner > t {
+                last = i;
+                break;
+            }
+            before += len;
+        }
+        &colour[first.min(last)..last]
+    }
+
     /// The runs of `task` (a range of [`Schedule::order`]) cut at [`Schedule::breaks`].
     #[inline]
     pub fn runs(&self, task: Range<u32>) -> impl Iterator<Item = Range<u32>> + '_ {
@@ -470,6 +509,36 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The shares of the threads partition a colour in order (every task exactly once,
+        /// whatever the sizes and thread count), and each share is within one task of an equal
+        /// split of the constraints.
+        #[test]
+        fn shares_partition_a_colour_and_balance_its_constraints(
+            sizes in proptest::collection::vec(0u32..300, 0..60),
+            threads in 1usize..9,
+        ) {
+            let mut colour = Vec::new();
+            let mut at = 0u32;
+            for s in &sizes {
+                colour.push(at..at + s);
+                at += s;
+            }
+            let total = u64::from(at);
+            let largest = u64::from(sizes.iter().copied().max().unwrap_or(0));
+            let mut joined: Vec<Range<u32>> = Vec::new();
+            for t in 0..threads {
+                let share = Schedule::share(&colour, t, threads);
+                joined.extend_from_slice(share);
+                let work: u64 = share.iter().map(|r| u64::from(r.end - r.start)).sum();
+                let fair = total as f64 / threads as f64;
+                proptest::prop_assert!(
+                    (work as f64 - fair).abs() <= largest as f64,
+                    "thread {} of {}: {} constraints, fair {}, largest task {}", t, threads, work, fair, largest
+                );
+            }
+            proptest::prop_assert_eq!(joined, colour);
+        }
+
         /// Any mesh: random stencils of 2–4 particles within a random index bandwidth of at
         /// most n/5 (so at least 5 blocks: the schedule must accept it). The block schedule
         /// keeps the determinism contract and its runs are particle-disjoint.

@@ -5,7 +5,7 @@
 //! Per step ([`GpuXpbi::step`]):
 //!
 //! 1. `stats` (bounding box of x, max |v|²), read back: the CFL check
-//!    `Δt ≤ cfl · H / max|v|` of `XpbiContinuum::check_time_step` and a non-finite check run on
+//!    `Δt ≤ cfl · Δx / max|v|` of `XpbiContinuum::check_time_step` and a non-finite check run on
 //!    the host *before* the step, which then changes nothing on failure (a state that became
 //!    non-finite during the previous step is reported here, [`GpuError::NonFiniteState`]; the
 //!    GPU path does not roll back).
@@ -113,6 +113,7 @@ pub struct GpuXpbi {
     iterations: usize,
     xsph: f64,
     cfl: f64,
+    spacing: f64,
     support: f64,
     params: GpuXpbiParams,
     plastic_model: PlasticModel,
@@ -251,6 +252,7 @@ impl GpuXpbi {
             iterations: scene.iterations,
             xsph: s.xsph,
             cfl: s.cfl,
+            spacing: s.spacing,
             support,
             params,
             plastic_model,
@@ -473,7 +475,7 @@ impl GpuXpbi {
                 steps: self.steps,
             });
         }
-        let bound = self.cfl * self.support / vmax;
+        let bound = self.cfl * self.spacing / vmax;
         if dt > bound {
             return Err(xpbi_continuum::XpbiError::TimeStepOverCfl {
                 dt,

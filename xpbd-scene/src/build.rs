@@ -481,7 +481,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             });
         }
         let settings = c.xpbi.settings(c.spacing);
-        // CFL at the start, Δt_sub ≤ cfl · H / |v₀| (xpbi_continuum's check_time_step).
+        // CFL at the start, Δt_sub ≤ cfl · Δx / |v₀| (xpbi_continuum's check_time_step).
         let h = scene.time.dt / scene.solver.substeps as f64;
         let speed = c
             .grips
@@ -492,13 +492,13 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             crate::continuum::RegionSpec::Nozzle(n) => speed.max(n.speed),
             _ => speed,
         };
-        let bound = settings.cfl * settings.support() / speed;
+        let bound = settings.cfl * settings.spacing / speed;
         if h > bound {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
                 field: format!("{field}.velocity"),
                 value: format!("{:?}", c.velocity),
-                reason: "the substep dt/substeps exceeds the CFL bound cfl * support / |velocity|",
+                reason: "the substep dt/substeps exceeds the CFL bound cfl * spacing / |velocity|",
             });
         }
         let m = material.density * c.spacing.powi(3);

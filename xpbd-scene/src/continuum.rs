@@ -112,7 +112,7 @@ pub struct XpbiSection {
     pub position_correction: bool,
     /// Pseudo-inverse threshold of the kernel-gradient correction (default 1e-2).
     pub pinv_threshold: f64,
-    /// CFL number: Δt/substeps ≤ cfl · support / |v₀| is checked at build (default 0.4).
+    /// Courant number: Δt/substeps ≤ cfl · spacing / |v₀| is checked at build (default 0.4).
     pub cfl: f64,
     /// Building fails if two particles are closer than this × spacing (default 0.5).
     pub min_distance_ratio: f64,

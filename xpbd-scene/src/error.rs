@@ -257,7 +257,7 @@ pub enum FrameError {
     #[error(transparent)]
     Step(#[from] xpbd_core::StepError),
     /// A continuum's particles are too fast for the substep: Δt/substeps exceeds XPBI's CFL
-    /// bound `cfl · support / max|v|` (checked before every step, as `ContinuumScene::step`).
+    /// bound `cfl · Δx / max|v|` (checked before every step, as `ContinuumScene::step`).
     #[error("continuum[{continuum}]: {source}")]
     TimeStep {
         /// Index of the `[[continuum]]` entry.

@@ -347,9 +347,9 @@ fn a_step_over_the_cfl_bound_is_refused_before_it_runs() {
     else {
         panic!("{e}")
     };
-    // Bound = cfl · support / max|v| = 0.4 · 0.02 m / 100 m/s = 8e-5 s < Δt = 1e-4 s.
+    // Bound = cfl · Δx / max|v| = 0.4 · 0.01 m / 100 m/s = 4e-5 s < Δt = 1e-4 s.
     assert_eq!((dt, max_speed), (1e-4, 100.0));
-    assert!((bound - 8e-5).abs() < 1e-18, "{bound}");
+    assert!((bound - 4e-5).abs() < 1e-18, "{bound}");
     assert_eq!(s.sim.particles().x, x);
     assert_eq!(s.frame, 1);
 }

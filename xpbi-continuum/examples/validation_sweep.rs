@@ -4,7 +4,7 @@
 //!   [SECONDS]`: column collapse ([`UniformityConfig::fine`], or Δx = `DX`) with correction
 //!   radius `R`Δx;
 //! * `… -- snow DX DT LN_JP0 [ITERATIONS] [XSPH] [GROUND_MU] [R]`: one snow-ball run (initial
-//!   hardening `ln J_p = LN_JP0`);
+//!   hardening `ln J_p = LN_JP0`; `snow3` for the 3D ball);
 //! * `… -- repose PHI SPEED [DX] [GROUND_MU] [XSPH] [CORRECTION 0/1] [CALIBRATED 0/1] [SETTLE]
 //!   [ITERATIONS] [INLET_HEIGHT] [DT] [IN_LOOP 0/1]`;
 //! * `… -- repose3 PHI [DX] [VOLUME] [SPEED] [INLET_RADIUS] [DT] [SETTLE] [ITERATIONS] [THREADS]
@@ -53,7 +53,7 @@ fn main() {
                 start.elapsed().as_secs_f64()
             );
         }
-        Some("snow") => {
+        Some(mode @ ("snow" | "snow3")) => {
             let (dx, dt, a) = (arg(2, 0.005), arg(3, 1e-4), arg(4, 0.0));
             let mut o = SceneOptions::new(dx);
             o.dt = dt;
@@ -62,7 +62,12 @@ fn main() {
             o.xsph = arg(6, o.xsph);
             o.ground_friction = arg(7, o.ground_friction);
             o.correction_radius = arg(8, o.correction_radius);
-            let (s, n) = snow_footprint_with::<2>(o, a).expect("snow run");
+            let (s, n) = if mode == "snow3" {
+                snow_footprint_with::<3>(o, a)
+            } else {
+                snow_footprint_with::<2>(o, a)
+            }
+            .expect("snow run");
             println!(
                 "dx={dx} dt={dt} ln_jp0={a} it={} xsph={} mu={} r={} n={n} footprint={:.4} height={:.4} core={:.4} wall={:.1}",
                 o.iterations,

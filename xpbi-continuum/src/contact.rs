@@ -106,21 +106,28 @@ impl<const D: usize> SpacingConstraints<D> {
                     pairs
                 })
                 .collect();
+            // Tasks of ≥ 256 pairs, or of a 32nd of a small colour (≥ 16 pairs) so that the
+            // threads can share it evenly (`Schedule::share`); a colour without pairs is
+            // dropped (one barrier fewer per iteration, the same result).
+            let colour_pairs = per_cell.iter().map(|c| c.len() / 2).sum::<usize>() as u32;
+            let task_pairs = (colour_pairs / 32).clamp(16, 256);
             let mut tasks: Vec<std::ops::Range<u32>> = Vec::new();
             for cell_pairs in per_cell {
                 let start = (self.pairs.len() / 2) as u32;
                 self.pairs.extend_from_slice(&cell_pairs);
                 let end = (self.pairs.len() / 2) as u32;
-                // Merge consecutive cells of one colour into tasks of ≥ 256 pairs.
+                // Merge consecutive cells of one colour into tasks of ≥ `task_pairs` pairs.
                 match tasks.last_mut() {
-                    Some(last) if last.end == start && last.end - last.start < 256 => {
+                    Some(last) if last.end == start && last.end - last.start < task_pairs => {
                         last.end = end
                     }
                     _ if end > start => tasks.push(start..end),
                     _ => {}
                 }
             }
-            self.schedule.colours.push(tasks);
+            if !tasks.is_empty() {
+                self.schedule.colours.push(tasks);
+            }
         }
         self.schedule.order.extend(0..(self.pairs.len() / 2) as u32);
     }

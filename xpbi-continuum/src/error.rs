@@ -32,7 +32,7 @@ pub enum XpbiError {
         distance: f64,
         minimum: f64,
     },
-    /// The time step exceeds the CFL bound `C · H / max|v|`.
+    /// The time step exceeds the CFL bound `cfl · Δx / max|v|`.
     #[error("time step {dt} exceeds the CFL bound {bound} (max speed {max_speed})")]
     TimeStepOverCfl { dt: f64, bound: f64, max_speed: f64 },
     /// The neighbour grid could not be built.

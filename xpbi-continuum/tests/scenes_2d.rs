@@ -241,7 +241,7 @@ fn error_invalid_settings() {
     );
 }
 
-/// Δt above `cfl · H / max|v|` is refused before stepping (state untouched).
+/// Δt above `cfl · Δx / max|v|` is refused before stepping (state untouched).
 #[test]
 fn error_time_step_over_cfl() {
     let dx = 0.01;
@@ -251,7 +251,7 @@ fn error_time_step_over_cfl() {
     let mut s = ContinuumScene::<2>::new(&x, Material::sand(), o).unwrap();
     s.sim.particles_mut().v[3] = Vector2::new(2.0, 0.0);
     let e = s.step().unwrap_err();
-    // Bound 0.4 · 0.02 m / 2 m/s = 4e-3 s.
+    // Bound 0.4 · 0.01 m / 2 m/s = 2e-3 s.
     match e {
         XpbiError::TimeStepOverCfl {
             dt,
@@ -259,11 +259,43 @@ fn error_time_step_over_cfl() {
             max_speed,
         } => {
             assert_eq!((dt, max_speed), (1e-2, 2.0));
-            assert!((bound - 4e-3).abs() < 1e-15);
+            assert!((bound - 2e-3).abs() < 1e-15);
         }
         other => panic!("{other:?}"),
     }
     assert_eq!(s.sim.time(), 0.0);
+}
+
+/// The snow disc of the step-size study at Δx = 2.5 mm: Δt = 5e-4 s is Courant 0.6 at the
+/// 3 m/s throw, past the bound `0.4 Δx / max|v|` = 3.33e-4 s, and is refused before the first
+/// step (under the earlier bound `0.4 · support / max|v|` it ran and lost 57 % of the
+/// footprint: `xpbi_continuum::snow`); Δt = 3e-4 s is accepted.
+#[test]
+fn snow_at_courant_above_the_bound_is_refused() {
+    use xpbi_continuum::builders::snow_ball_scene;
+    let dx = 0.0025;
+    let scene = |dt| {
+        let mut o = SceneOptions::new(dx);
+        o.dt = dt;
+        o.threads = 1;
+        snow_ball_scene::<2>(0.05, 0.06, 3.0, o).unwrap()
+    };
+    let mut s = scene(5e-4);
+    let x = s.positions().to_vec();
+    match s.step().unwrap_err() {
+        XpbiError::TimeStepOverCfl {
+            dt,
+            bound,
+            max_speed,
+        } => {
+            assert_eq!(dt, 5e-4);
+            assert!((max_speed - 3.0).abs() < 1e-12, "{max_speed}");
+            assert!((bound - 0.4 * dx / max_speed).abs() < 1e-15, "{bound}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.positions(), &x[..]);
+    scene(3e-4).step().unwrap();
 }
 
 /// A diverging step (a particle driven past the core's max speed) is reported and rolled back:

@@ -900,7 +900,8 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         };
         if parallel && ctx.dedicated_pool && rayon::current_num_threads() > 1 {
             // One broadcast per sweep: thread t runs the t-th of T contiguous slices of each
-            // colour's tasks and waits at a spinning barrier between colours (one
+            // colour's tasks (`Schedule::share`: equal constraint counts, not equal task
+            // counts) and waits at a spinning barrier between colours (one
             // synchronisation per colour, a few hundred nanoseconds, instead of a fork-join
             // through rayon's queues). Tasks are in particle order (see `Schedule::greedy`), so
             // a thread works on the same region of the mesh in every colour and its particles
@@ -911,9 +912,9 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             rayon::broadcast(|b| {
                 let (t, n_threads) = (b.index(), b.num_threads());
                 let mut s = scratch[t + 1].lock().expect("scratch lock");
-                for colour in &schedule.colours {
-                    let k = colour.len();
-                    run(&colour[k * t / n_threads..k * (t + 1) / n_threads], &mut s);
+                // An empty colour needs no barrier (every thread skips the same ones).
+                for colour in schedule.colours.iter().filter(|c| !c.is_empty()) {
+                    run(Schedule::share(colour, t, n_threads), &mut s);
                     barrier.wait();
                 }
             });

@@ -45,6 +45,19 @@ fn slab_colours<const D: usize>(grid: &UniformGrid<D>, radius: f64) -> Option<Ve
     (occupied >= MIN_SLABS).then_some(colours)
 }
 
+/// Smallest task of a colour of `constraints` constraints: [`TASK_CONSTRAINTS`], or a
+/// 32nd of the colour when that is smaller (at least [`MIN_TASK_CONSTRAINTS`]), so that a
+/// small colour is still cut into enough tasks for the threads to share it evenly
+/// (`Schedule::share`). A 10k-particle column under the 27-colour cell sweep has about 360
+/// constraints per colour: tasks of ≥ 128 made two or three tasks, one thread's share twice
+/// the other's. Depends on the scene only, never on the thread count.
+fn task_size(constraints: usize) -> u32 {
+    (constraints as u32 / 32).clamp(MIN_TASK_CONSTRAINTS, TASK_CONSTRAINTS)
+}
+
+/// Lower bound of [`task_size`]: a task is at least a few grid cells.
+const MIN_TASK_CONSTRAINTS: u32 = 16;
+
 impl<const D: usize> XpbiContinuum<D> {
     /// Rebuilds the per-step frozen data from the current positions (called by `begin_substep`).
     pub(super) fn rebuild(&mut self, particles: &Particles<D>) -> Result<(), XpbiError> {
@@ -218,6 +231,14 @@ impl<const D: usize> XpbiContinuum<D> {
         for colour in colours {
             let mut tasks = Vec::new();
             let mut start = self.schedule.order.len() as u32;
+            let task_constraints = task_size(
+                colour
+                    .iter()
+                    .flat_map(|group| group.iter())
+                    .map(|&cell| grid.cell_particles(cell as usize).len())
+                    .sum::<usize>()
+                    * if split { 2 } else { 1 },
+            );
             for group in colour {
                 for &cell in group {
                     let members = grid.cell_particles(cell as usize);
@@ -239,10 +260,10 @@ impl<const D: usize> XpbiContinuum<D> {
                     }
                 }
                 // Consecutive groups of one colour are merged into tasks of at least
-                // TASK_CONSTRAINTS constraints (a merged task runs sequentially, so
+                // `task_size` constraints (a merged task runs sequentially, so
                 // conflict-freedom is kept) to amortise the per-task synchronisation.
                 let end = self.schedule.order.len() as u32;
-                if end - start >= TASK_CONSTRAINTS {
+                if end - start >= task_constraints {
                     tasks.push(start..end);
                     start = end;
                 }
