@@ -81,13 +81,7 @@ impl<const D: usize> XpbiContinuum<D> {
 
         self.xn.clear();
         self.xn.par_extend(x.par_iter().copied());
-        self.volume.clear();
-        self.volume.par_extend(
-            self.rest_volume
-                .par_iter()
-                .zip(self.f.par_iter())
-                .map(|(v0, f)| v0 * crate::constraint::determinant(f)),
-        );
+        self.update_volumes();
         let n = self.members.len();
         // Rows in sweep order: the schedule is built first, from the grid alone.
         let reorder =
@@ -278,6 +272,17 @@ impl<const D: usize> XpbiContinuum<D> {
         Ok(())
     }
 
+    /// Current volumes `Vⁿ = V⁰ det Fⁿ` of the members.
+    fn update_volumes(&mut self) {
+        self.volume.clear();
+        self.volume.par_extend(
+            self.rest_volume
+                .par_iter()
+                .zip(self.f.par_iter())
+                .map(|(v0, f)| v0 * crate::constraint::determinant(f)),
+        );
+    }
+
     /// `S_p` (see `w_moment`) from the current stencils and weights and the inverse masses `w`.
     pub(super) fn update_w_moment(&mut self, w: &[f64]) {
         let per = crate::projection::packed_len(D);
@@ -342,13 +347,7 @@ impl<const D: usize> XpbiContinuum<D> {
         let t0 = Instant::now();
         self.xn.clear();
         self.xn.extend_from_slice(&particles.x);
-        self.volume.clear();
-        self.volume.par_extend(
-            self.rest_volume
-                .par_iter()
-                .zip(self.f.par_iter())
-                .map(|(v0, f)| v0 * crate::constraint::determinant(f)),
-        );
+        self.update_volumes();
         let offsets = &self.stencil_offsets;
         let (f_total, reference) = (&self.f_total, &self.reference_weights);
         // Rows are contiguous: split the weights by particle, then fill in parallel.
