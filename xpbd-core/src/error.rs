@@ -96,6 +96,32 @@ pub enum StepError {
     /// The frame time step is not strictly positive and finite.
     #[error("time step must be finite and > 0, got {dt}")]
     NonPositiveTimeStep { dt: f64 },
+    /// The substep `h = Δt / substeps` exceeds a bound that a block declares for the current
+    /// state ([`crate::constraint::ConstraintKind::max_substep`], e.g. XPBI's CFL bound).
+    /// Nothing was changed; [`crate::Simulation::advance`] splits a step below such bounds.
+    #[error(
+        "substep {h:.3e} s exceeds the bound {bound:.3e} s of block {block} ({block_name}: {rule}{})",
+        particle.map_or(String::new(), |p| format!(", set by particle {p}"))
+    )]
+    TimeStepOverBound {
+        h: f64,
+        bound: f64,
+        block: usize,
+        block_name: &'static str,
+        rule: &'static str,
+        particle: Option<usize>,
+    },
+    /// [`crate::Simulation::advance`] halved a failing step its allowed number of times and
+    /// the step still failed; the state is that of the start of the failing step.
+    #[error(
+        "step at t = {time:.6e} s still failed after {halvings} halvings of its size (last tried {dt:.3e} s): {last}"
+    )]
+    StepSizeExhausted {
+        time: f64,
+        dt: f64,
+        halvings: u32,
+        last: Box<StepError>,
+    },
     /// A position or velocity became NaN/inf during substep `substep`.
     #[error(
         "non-finite state at particle {particle} in substep {substep} (constraint: {constraint}); state rolled back"

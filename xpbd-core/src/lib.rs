@@ -50,7 +50,9 @@ pub mod spatial;
 
 pub use error::{BuildError, StepError};
 pub use particles::Particles;
-pub use simulation::{Diagnostics, Simulation, SolverSettings, StepReport};
+pub use simulation::{
+    AdaptiveStepping, AdvanceReport, Diagnostics, Simulation, SolverSettings, StepReport,
+};
 pub use solver::SolverKind;
 
 /// A point or displacement in `D` dimensions.

@@ -1,7 +1,10 @@
 //! The simulation: particles + constraint blocks + settings, and the substepped XPBD step.
 
+mod adaptive;
 mod fused;
 mod passes;
+
+pub use adaptive::{AdaptiveStepping, AdvanceReport};
 
 use std::marker::PhantomData;
 
@@ -161,6 +164,8 @@ impl Energies {
 /// their capacity is reached).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StepReport {
+    /// The step's size Δt (s).
+    pub dt: f64,
     /// Substeps taken.
     pub substeps: usize,
     /// Iterations per substep.
@@ -453,6 +458,7 @@ impl<const D: usize> Simulation<D> {
         if self.prepared_particles != self.particles.len() {
             self.prepare();
         }
+        self.check_substep_bounds(dt / self.settings.substeps as f64)?;
         self.forces_zero = self
             .particles
             .force
@@ -478,6 +484,7 @@ impl<const D: usize> Simulation<D> {
         self.pool = pool;
         match result {
             Ok(()) => {
+                self.report.dt = dt;
                 self.finish_report();
                 Ok(&self.report)
             }

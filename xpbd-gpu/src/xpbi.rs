@@ -111,7 +111,7 @@ pub struct GpuXpbi {
     ctx: Arc<GpuContext>,
     n: usize,
     iterations: usize,
-    xsph: f64,
+    xsph: xpbi_continuum::xsph::Xsph,
     cfl: f64,
     spacing: f64,
     support: f64,
@@ -213,7 +213,7 @@ impl GpuXpbi {
             support: support as f32,
             kernel_scale: (21.0 / (2.0 * std::f64::consts::PI) / support.powi(3)) as f32,
             pinv_threshold: s.pinv_threshold as f32,
-            xsph: s.xsph as f32,
+            xsph: s.xsph.coefficient(1e-4) as f32,
             min_distance: (0.75 * (scene.correction_radius * s.spacing)) as f32,
             spacing2: (scene.correction_radius.max(1.0) * s.spacing).powi(2) as f32,
             damping: 1.0,
@@ -442,7 +442,7 @@ impl GpuXpbi {
                 }
             }
             run(&mut pass, 7); // velocities
-            if self.xsph > 0.0 {
+            if !self.xsph.is_off() {
                 run(&mut pass, 8);
                 run(&mut pass, 9);
             }
@@ -460,6 +460,8 @@ impl GpuXpbi {
         self.params.dt = dt as f32;
         self.params.inv_dt = (1.0 / dt) as f32;
         self.params.damping = (-self.velocity_damping * dt).exp() as f32;
+        // XSPH's per-step coefficient for this step (a rate by default: xpbi_continuum::xsph).
+        self.params.xsph = self.xsph.coefficient(dt) as f32;
         self.params.plastic = GpuPlastic::new(&self.plastic_model, self.lame.0, self.lame.1, dt);
         // Statistics of the current state: CFL and finiteness, before anything changes.
         let (lo, hi, vmax) = self.stats()?;

@@ -317,8 +317,15 @@ impl XpbiGpuScene {
                 return Err(invalid(field, value, "must be finite and > 0"));
             }
         }
-        if !(s.xsph.is_finite() && (0.0..=1.0).contains(&s.xsph)) {
-            return Err(invalid("xsph", s.xsph, "must lie in [0, 1]"));
+        if s.xsph.validate().is_err() {
+            let v = match s.xsph {
+                xpbi_continuum::xsph::Xsph::Rate(k) | xpbi_continuum::xsph::Xsph::PerStep(k) => k,
+            };
+            return Err(invalid(
+                "xsph",
+                v,
+                "a rate must be finite and >= 0, a per-step coefficient in [0, 1]",
+            ));
         }
         if self.planes.len() > MAX_PLANES {
             return Err(GpuError::Unsupported {

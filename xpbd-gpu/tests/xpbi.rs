@@ -220,7 +220,7 @@ fn one_step_matches_the_cpu() {
     let keep: fn(&mut SceneOptions) = |_| {};
     let semi_implicit: fn(&mut SceneOptions) = |o| o.plasticity_in_loop = false;
     let variants: fn(&mut SceneOptions) = |o| {
-        o.xsph = 0.0;
+        o.xsph = xpbi_continuum::xsph::Xsph::OFF;
         o.velocity_damping = 2.0;
         o.solver = SolverKind::Jacobi {
             omega: 0.1,

@@ -17,7 +17,7 @@ use xpbd_core::constraint::{
 use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Pose, Shape};
 use xpbd_core::mesh::TetMesh;
 use xpbd_core::simulation::BlockHandle;
-use xpbd_core::{BuildError, Particles, Simulation, SolverSettings, Vector};
+use xpbd_core::{AdvanceReport, BuildError, Particles, Simulation, SolverSettings, Vector};
 use xpbi_continuum::contact::SpacingConstraints;
 use xpbi_continuum::continuum::{XpbiContinuum, XpbiSettings};
 use xpbi_continuum::plasticity::PlasticModel;
@@ -47,6 +47,8 @@ pub struct BuiltScene {
     pub emitters: Vec<crate::emitter::Emitter>,
     /// A typed handle for every block, in `sim.blocks()` order (checkpoint restore).
     pub(crate) handles: Vec<AnyBlock>,
+    /// The steps taken so far (sizes, halvings) by [`BuiltScene::step`].
+    pub steps: AdvanceReport,
 }
 
 /// A `[[continuum]]`'s XPBI block.
@@ -481,7 +483,8 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             });
         }
         let settings = c.xpbi.settings(c.spacing);
-        // CFL at the start, Δt_sub ≤ cfl · Δx / |v₀| (xpbi_continuum's check_time_step).
+        // Fixed steps: CFL at the start, Δt_sub ≤ cfl · Δx / |v₀| (the bound the step checks,
+        // `XpbiContinuum::cfl_bound`), named by field here. Adaptive steps stay below it.
         let h = scene.time.dt / scene.solver.substeps as f64;
         let speed = c
             .grips
@@ -493,7 +496,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             _ => speed,
         };
         let bound = settings.cfl * settings.spacing / speed;
-        if h > bound {
+        if !scene.time.is_adaptive(true) && h > bound {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
                 field: format!("{field}.velocity"),
@@ -678,6 +681,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         grips,
         emitters,
         handles,
+        steps: AdvanceReport::default(),
     })
 }
 
@@ -703,12 +707,29 @@ impl BuiltScene {
         Ok(())
     }
 
-    /// One step of Δt: checks that each continuum satisfies XPBI's CFL bound for the substep
-    /// Δt/substeps (nothing changes on failure), gives every gripped particle the kinematic
-    /// target `x + Δt v_grip`, releases and drives the nozzles' particles
-    /// ([`crate::emitter::Emitter::before_step`]), then steps the simulation (which rolls back a failed step).
+    /// One step of Δt. Adaptive ([`crate::scene::TimeSection::is_adaptive`]): Δt is advanced
+    /// in steps of at most `dt_max` below every block's substep bound (XPBI's CFL bound), a
+    /// failing step retried at half its size ([`Simulation::advance`]); fixed: one step of Δt,
+    /// after checking each continuum's CFL bound for the substep Δt/substeps (nothing changes
+    /// on failure). Before every step of δt, every gripped particle gets the kinematic target
+    /// `x + δt v_grip` and the nozzles release and drive their particles
+    /// ([`crate::emitter::Emitter::before_step`]). A failed step is rolled back.
     pub fn step(&mut self) -> Result<(), crate::error::FrameError> {
         let dt = self.scene.time.dt;
+        let (grips, emitters) = (&self.grips, &mut self.emitters);
+        let before = |p: &mut xpbd_core::Particles<3>, dt: f64| {
+            for &(i, v) in grips {
+                p.kinematic_target[i] = Some(p.x[i] + v * dt);
+            }
+            for e in emitters.iter_mut() {
+                e.before_step(p, dt);
+            }
+        };
+        if self.scene.time.is_adaptive(!self.continua.is_empty()) {
+            let report = self.sim.advance(dt, &self.scene.time.stepping(), before)?;
+            self.steps.merge(&report);
+            return Ok(());
+        }
         let h = dt / self.sim.settings().substeps as f64;
         for (k, c) in self.continua.iter().enumerate() {
             self.sim
@@ -720,14 +741,15 @@ impl BuiltScene {
                     source,
                 })?;
         }
-        let p = self.sim.particles_mut();
-        for &(i, v) in &self.grips {
-            p.kinematic_target[i] = Some(p.x[i] + v * dt);
-        }
-        for e in &mut self.emitters {
-            e.before_step(p, dt);
-        }
+        let mut before = before;
+        before(self.sim.particles_mut(), dt);
         self.sim.step(dt)?;
+        self.steps.merge(&AdvanceReport {
+            steps: 1,
+            dt_min: dt,
+            dt_max: dt,
+            halvings: 0,
+        });
         Ok(())
     }
 

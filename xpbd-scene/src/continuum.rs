@@ -27,6 +27,7 @@ use xpbi_continuum::continuum::{KernelFrame, XpbiSettings};
 use xpbi_continuum::plasticity::{
     DruckerPrager, HerschelBulkley, KlarHardening, Nacc, PlasticModel, VonMises,
 };
+use xpbi_continuum::xsph::Xsph;
 
 pub use crate::region::{ExcludeSpec, HalfSpaceSpec, NozzleSpec, RegionSpec};
 use crate::scene::{Material, Validator};
@@ -104,8 +105,13 @@ pub struct GripSpec {
 pub struct XpbiSection {
     /// Kernel support over spacing (default 2).
     pub support_over_spacing: f64,
-    /// XSPH coefficient c ∈ [0, 1] (default 0.01).
-    pub xsph: f64,
+    /// XSPH as the paper's per-step coefficient c ∈ [0, 1]; its effect per unit time is ∝ c/Δt,
+    /// so results change with the step. Absent by default: `xsph_rate` is used.
+    pub xsph: Option<f64>,
+    /// XSPH as a relaxation rate κ (1/s, default 100 = c 0.01 at Δt = 1e-4 s): c = 1 − e^{−κΔt}
+    /// per step, the same smoothing per unit time at any step (`xpbi_continuum::xsph`). Not
+    /// together with `xsph`.
+    pub xsph_rate: Option<f64>,
     /// Implicit plasticity (Z in every iteration, default) or semi-implicit (end of step).
     pub plasticity_in_loop: bool,
     /// XPBI's position correction: pairs kept ≥ 0.75Δx apart (default on).
@@ -138,7 +144,8 @@ impl Default for XpbiSection {
         let s = XpbiSettings::new(1.0);
         Self {
             support_over_spacing: s.support_over_spacing,
-            xsph: s.xsph,
+            xsph: None,
+            xsph_rate: None,
             plasticity_in_loop: s.plasticity_in_loop,
             position_correction: true,
             pinv_threshold: s.pinv_threshold,
@@ -157,7 +164,11 @@ impl XpbiSection {
             support_over_spacing: self.support_over_spacing,
             pinv_threshold: self.pinv_threshold,
             plasticity_in_loop: self.plasticity_in_loop,
-            xsph: self.xsph,
+            xsph: match (self.xsph, self.xsph_rate) {
+                (Some(c), _) => Xsph::PerStep(c),
+                (None, Some(k)) => Xsph::Rate(k),
+                (None, None) => Xsph::default(),
+            },
             cfl: self.cfl,
             min_distance_ratio: self.min_distance_ratio,
             kernel_frame: match self.kernel_frame {
@@ -473,12 +484,25 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
     }
     let x = &c.xpbi;
     v.positive(&f("xpbi.support_over_spacing"), x.support_over_spacing);
-    v.check(
-        &f("xpbi.xsph"),
-        x.xsph,
-        (0.0..=1.0).contains(&x.xsph),
-        "must lie in [0, 1]",
-    );
+    if let Some(c) = x.xsph {
+        v.check(
+            &f("xpbi.xsph"),
+            c,
+            (0.0..=1.0).contains(&c),
+            "must lie in [0, 1]",
+        );
+        if let Some(k) = x.xsph_rate {
+            v.check(
+                &f("xpbi.xsph_rate"),
+                k,
+                false,
+                "give either xsph (per step) or xsph_rate (1/s), not both",
+            );
+        }
+    }
+    if let Some(k) = x.xsph_rate {
+        v.non_negative(&f("xpbi.xsph_rate"), k);
+    }
     v.positive(&f("xpbi.pinv_threshold"), x.pinv_threshold);
     v.positive(&f("xpbi.cfl"), x.cfl);
     v.non_negative(&f("xpbi.min_distance_ratio"), x.min_distance_ratio);

@@ -68,6 +68,27 @@ pub struct TimeSection {
     /// Steps per frame (≥ 1).
     #[serde(default = "one")]
     pub steps_per_frame: usize,
+    /// Adaptive stepping: each step of `dt` is advanced in steps of at most `dt_max`, below
+    /// every block's substep bound (XPBI's CFL bound), a failing step retried at half its size
+    /// (`xpbd_core::simulation::AdaptiveStepping`). Absent: on where a continuum is present,
+    /// off otherwise. Off: fixed steps of `dt`, and a step over a bound is an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive: Option<bool>,
+    /// Largest adaptive step (s, > 0; absent: `dt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dt_max: Option<f64>,
+}
+
+impl TimeSection {
+    /// Whether steps are adaptive (`adaptive`, or by default whether there is a continuum).
+    pub fn is_adaptive(&self, has_continuum: bool) -> bool {
+        self.adaptive.unwrap_or(has_continuum)
+    }
+
+    /// The adaptive stepping of these settings: steps ≤ min(dt, dt_max).
+    pub fn stepping(&self) -> xpbd_core::AdaptiveStepping {
+        xpbd_core::AdaptiveStepping::new(self.dt_max.map_or(self.dt, |m| m.min(self.dt)))
+    }
 }
 
 fn one() -> usize {
@@ -426,6 +447,9 @@ impl SceneFile {
     pub fn validate(&self, file: &Path) -> Result<(), SceneError> {
         let mut v = Validator { file, err: None };
         v.positive("time.dt", self.time.dt);
+        if let Some(m) = self.time.dt_max {
+            v.positive("time.dt_max", m);
+        }
         v.count("time.frames", self.time.frames);
         v.count("time.steps_per_frame", self.time.steps_per_frame);
         v.count("solver.substeps", self.solver.substeps);

@@ -265,8 +265,9 @@ fn bad_continuum_values_are_typed_errors_naming_field_and_value() {
             "absent",
         ),
         (
-            // CFL: Δt = 1e-4 s > 0.4 · 0.02 m / 100 m/s.
-            with("spacing = 0.01", "spacing = 0.01\nvelocity = [0, 0, -100]"),
+            // Fixed steps, CFL: Δt = 1e-4 s > 0.4 · 0.01 m / 100 m/s (adaptive steps split it).
+            with("spacing = 0.01", "spacing = 0.01\nvelocity = [0, 0, -100]")
+                .replace("frames = 1\n", "frames = 1\nadaptive = false\n"),
             "continuum[0].velocity",
             "[0.0, 0.0, -100.0]",
         ),
@@ -322,12 +323,12 @@ fn particles_closer_than_the_minimum_are_an_xpbi_error_naming_them() {
     );
 }
 
-/// Before every step each continuum's particles must satisfy the CFL bound for the substep:
-/// a scene whose particles were made too fast stops with a typed error naming Δt, the bound
-/// and the speed, having changed nothing.
+/// With fixed steps (`adaptive = false`) each continuum's particles must satisfy the CFL bound
+/// for the substep before every step: a scene whose particles were made too fast stops with a
+/// typed error naming Δt, the bound and the speed, having changed nothing.
 #[test]
 fn a_step_over_the_cfl_bound_is_refused_before_it_runs() {
-    let mut s = build(BASE).unwrap();
+    let mut s = build(&BASE.replace("frames = 1\n", "frames = 1\nadaptive = false\n")).unwrap();
     s.advance_frame().unwrap();
     s.sim.particles_mut().v[5].z = -100.0;
     let x = s.sim.particles().x.clone();
@@ -507,4 +508,67 @@ fn cloth_and_continuum_share_the_simulation_and_the_colliders() {
     // Symplectic Euler with 1 substep: z = z0 − g Δt² Σ_{k=1..n} k = z0 − g Δt² n(n+1)/2.
     let drop = 9.81 * 1e-8 * (50.0 * 51.0) / 2.0;
     assert!((0.5 - zc - drop).abs() < 1e-12, "{} vs {drop}", 0.5 - zc);
+}
+
+/// Adaptive steps (the default with a continuum): the same too-fast particle splits the step of
+/// Δt = 1e-4 s into steps below the CFL bound 0.4 Δx / max|v|, the frame ends at its time, the
+/// step sizes are reported, and the sequence and the state are the same for 1 and 2 threads.
+#[test]
+fn adaptive_steps_split_a_step_over_the_cfl_bound_the_same_for_any_thread_count() {
+    let run = |threads: usize| {
+        let text = BASE.replace("threads = 1", &format!("threads = {threads}"));
+        let mut s = build(&text).unwrap();
+        s.advance_frame().unwrap();
+        assert_eq!(s.steps.steps, 1);
+        s.sim.particles_mut().v[5].z = -100.0;
+        for _ in 0..3 {
+            s.advance_frame().unwrap();
+        }
+        assert!((s.sim.time() - 4e-4).abs() < 1e-15, "{}", s.sim.time());
+        s
+    };
+    let (a, b) = (run(1), run(2));
+    // 100 m/s: bound 4e-5 s, so ⌈1e-4 / 4e-5⌉ = 3 steps of 3.33e-5 s while the particle is fast.
+    assert!(a.steps.steps >= 4 && a.steps.dt_min < 4e-5, "{:?}", a.steps);
+    assert_eq!(a.steps, b.steps);
+    assert_eq!(a.sim.particles().x, b.sim.particles().x);
+    assert_eq!(a.sim.particles().v, b.sim.particles().v);
+}
+
+/// `[time] dt_max` caps adaptive steps; bad values are typed errors naming the field.
+#[test]
+fn dt_max_caps_the_steps_and_is_validated() {
+    let mut s = build(&BASE.replace("frames = 1\n", "frames = 1\ndt_max = 2.5e-5\n")).unwrap();
+    s.advance_frame().unwrap();
+    assert_eq!(s.steps.steps, 4);
+    assert!((s.steps.dt_max - 2.5e-5).abs() < 1e-18);
+    assert_eq!(
+        invalid(&BASE.replace("frames = 1\n", "frames = 1\ndt_max = -1.0\n")),
+        ("time.dt_max".to_string(), "-1".to_string())
+    );
+}
+
+/// XSPH as a rate or per step, not both; a negative rate is refused.
+#[test]
+fn xsph_rate_and_per_step_coefficient() {
+    let with = |x: &str| {
+        BASE.replace(
+            "spacing = 0.01",
+            &format!("spacing = 0.01\nxpbi = {{ {x} }}"),
+        )
+    };
+    let s = build(&with("xsph_rate = 40.0")).unwrap();
+    let xs = s.sim.block(s.continua[0].handle).kind.settings().xsph;
+    assert_eq!(xs, xpbi_continuum::xsph::Xsph::Rate(40.0));
+    let s = build(&with("xsph = 0.02")).unwrap();
+    let xs = s.sim.block(s.continua[0].handle).kind.settings().xsph;
+    assert_eq!(xs, xpbi_continuum::xsph::Xsph::PerStep(0.02));
+    assert_eq!(
+        invalid(&with("xsph = 0.02, xsph_rate = 40.0")).0,
+        "continuum[0].xpbi.xsph_rate"
+    );
+    assert_eq!(
+        invalid(&with("xsph_rate = -1.0")),
+        ("continuum[0].xpbi.xsph_rate".to_string(), "-1".to_string())
+    );
 }

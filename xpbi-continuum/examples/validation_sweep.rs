@@ -23,10 +23,20 @@ use xpbi_continuum::repose::{ReposeConfig, measure_heap, pouring_scene, run_angl
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 use xpbi_continuum::snow::snow_footprint_with;
 use xpbi_continuum::uniformity::{UniformityConfig, run_column_uniformity};
+use xpbi_continuum::xsph::Xsph;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize, d: f64| args.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(d);
+    // An XSPH argument: `0.01` is the paper's per-step c, `100/s` a rate κ in 1/s.
+    let xsph_arg = |i: usize, d: Xsph| match args.get(i) {
+        Some(v) if v.ends_with("/s") => v
+            .trim_end_matches("/s")
+            .parse::<f64>()
+            .map_or(d, Xsph::Rate),
+        Some(v) => v.parse::<f64>().map_or(d, Xsph::PerStep),
+        None => d,
+    };
     let start = std::time::Instant::now();
     match args.get(1).map(String::as_str) {
         Some("uniformity") => {
@@ -59,7 +69,7 @@ fn main() {
             o.dt = dt;
             o.threads = 1;
             o.iterations = arg(5, o.iterations as f64) as usize;
-            o.xsph = arg(6, o.xsph);
+            o.xsph = xsph_arg(6, o.xsph);
             o.ground_friction = arg(7, o.ground_friction);
             o.correction_radius = arg(8, o.correction_radius);
             let (s, n) = if mode == "snow3" {
@@ -69,7 +79,7 @@ fn main() {
             }
             .expect("snow run");
             println!(
-                "dx={dx} dt={dt} ln_jp0={a} it={} xsph={} mu={} r={} n={n} footprint={:.4} height={:.4} core={:.4} wall={:.1}",
+                "dx={dx} dt={dt} ln_jp0={a} it={} xsph={:?} mu={} r={} n={n} footprint={:.4} height={:.4} core={:.4} wall={:.1}",
                 o.iterations,
                 o.xsph,
                 o.ground_friction,
@@ -85,7 +95,7 @@ fn main() {
             c.inflow_speed = arg(3, 0.1);
             c.spacing = arg(4, c.spacing);
             c.ground_friction = arg(5, c.ground_friction);
-            c.xsph = arg(6, c.xsph);
+            c.xsph = xsph_arg(6, c.xsph);
             c.spacing_constraints = arg(7, 1.0) > 0.5;
             c.plane_calibrated = arg(8, 0.0) > 0.5;
             c.settle_time = arg(9, c.settle_time);
@@ -118,7 +128,7 @@ fn main() {
                 run_angle_of_repose::<2>(&c).expect("repose run")
             };
             println!(
-                "phi={} in_loop={} v={} dx={} dt={} mu={} xsph={} corr={} cal={} settle={} it={} inlet={} slope={:.2} left={:.2} right={:.2} height={:.4} half_width={:.4} n={} wall={:.1}",
+                "phi={} in_loop={} v={} dx={} dt={} mu={} xsph={:?} corr={} cal={} settle={} it={} inlet={} slope={:.2} left={:.2} right={:.2} height={:.4} half_width={:.4} n={} wall={:.1}",
                 c.friction_angle,
                 c.plasticity_in_loop,
                 c.inflow_speed,
@@ -193,7 +203,7 @@ fn main() {
             o.threads = 1;
             o.ground_friction = 1.0;
             o.correction_radius = arg(8, o.correction_radius);
-            o.xsph = arg(9, o.xsph);
+            o.xsph = xsph_arg(9, o.xsph);
             let cal = arg(10, 0.0) > 0.5;
             o.iterations = arg(11, o.iterations as f64) as usize;
             o.spacing_constraints = arg(12, 1.0) > 0.5;
@@ -211,7 +221,7 @@ fn main() {
             let mut s = ContinuumScene::<2>::new(&x, mat, o).expect("scene");
             let r0 = measure_heap(s.positions(), dx, phi, 0);
             let mut line = format!(
-                "phi={phi} in_loop={} vc={} cal={cal} theta0={theta} n={} r={} xsph={} it={} corr={} dt={} fit0={:.2} (l {:.2} r {:.2})",
+                "phi={phi} in_loop={} vc={} cal={cal} theta0={theta} n={} r={} xsph={:?} it={} corr={} dt={} fit0={:.2} (l {:.2} r {:.2})",
                 o.plasticity_in_loop,
                 arg(13, 0.0) > 0.5,
                 x.len(),

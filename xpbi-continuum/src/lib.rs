@@ -52,6 +52,7 @@ pub mod sand_column;
 pub mod scene;
 pub mod snow;
 pub mod uniformity;
+pub mod xsph;
 
 pub use error::XpbiError;
 pub use material::Material;

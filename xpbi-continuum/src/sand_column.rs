@@ -29,6 +29,9 @@ pub struct SandColumnConfig {
     pub friction_angle: f64,
     /// Grouping of the coloured sweep (see [`crate::continuum::SweepOrder`]).
     pub sweep: crate::continuum::SweepOrder,
+    /// Adaptive steps of at most `dt` below the CFL bound (`xpbd_core::Simulation::advance`)
+    /// instead of fixed steps of `dt`.
+    pub adaptive: bool,
 }
 
 impl SandColumnConfig {
@@ -42,6 +45,7 @@ impl SandColumnConfig {
             iterations: 10,
             friction_angle: 30.0,
             sweep: crate::continuum::SweepOrder::Slabs,
+            adaptive: false,
         }
     }
 }
@@ -53,8 +57,16 @@ pub struct SandColumnReport {
     pub particles: usize,
     /// Spacing Δx (m).
     pub spacing: f64,
-    /// Time step (s).
+    /// Time step (s): the fixed step, or the largest adaptive one allowed.
     pub dt: f64,
+    /// Whether steps were adaptive.
+    pub adaptive: bool,
+    /// Smallest and largest step taken (s).
+    pub dt_min: f64,
+    /// Largest step taken (s).
+    pub dt_taken_max: f64,
+    /// Simulated time (s).
+    pub simulated: f64,
     /// Iterations per step.
     pub iterations: usize,
     /// Threads.
@@ -72,6 +84,9 @@ pub struct SandColumnReport {
     pub frozen_data_s: f64,
     /// Mean whole step.
     pub step_s: f64,
+    /// The cost of a simulated second: wall time of the run over the simulated time and the
+    /// particle count (µs per particle per simulated second).
+    pub us_per_particle_simulated_second: f64,
     /// Constraint solve cost in µs per particle per iteration (all blocks: XPBI, ground,
     /// position correction), from timing extra steps at 1 and at `iterations` iterations.
     pub us_per_particle_iteration: f64,
@@ -100,8 +115,10 @@ impl SandColumnReport {
         format!(
             concat!(
                 "{{\"scene\":\"xpbi_sand_column_3d\",\"particles\":{},\"spacing_m\":{:.6e},\"dt_s\":{:.3e},",
+                "\"adaptive\":{},\"dt_min_s\":{:.3e},\"dt_taken_max_s\":{:.3e},\"simulated_s\":{:.4e},",
                 "\"iterations\":{},\"threads\":{},\"steps\":{},\"colours\":{},\"mean_neighbours\":{:.2},",
                 "\"neighbour_search_ms\":{:.4},\"frozen_data_ms\":{:.4},\"step_ms\":{:.4},",
+                "\"us_per_particle_simulated_second\":{:.1},",
                 "\"us_per_particle_iteration\":{:.4},\"cpu_us_per_particle_iteration\":{:.4},\"block_bytes_per_particle\":{:.1},",
                 "\"peak_rss_bytes_per_particle\":{:.1},\"pile_height_m\":{:.5},\"runout_radius_m\":{:.5},",
                 "\"nn_mean_over_spacing\":{:.4},\"nn_std_over_spacing\":{:.4},\"nn_min_over_spacing\":{:.4}}}"
@@ -109,6 +126,10 @@ impl SandColumnReport {
             self.particles,
             self.spacing,
             self.dt,
+            self.adaptive,
+            self.dt_min,
+            self.dt_taken_max,
+            self.simulated,
             self.iterations,
             self.threads,
             self.steps,
@@ -117,6 +138,7 @@ impl SandColumnReport {
             self.neighbour_search_s * 1e3,
             self.frozen_data_s * 1e3,
             self.step_s * 1e3,
+            self.us_per_particle_simulated_second,
             self.us_per_particle_iteration,
             self.cpu_us_per_particle_iteration,
             self.block_bytes_per_particle,
@@ -203,16 +225,35 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
     let mut scene = sand_column_3d_scene(config)?;
     let n = scene.positions().len();
     let dx = scene.options.spacing;
-    let steps = (config.seconds / config.dt).round().max(1.0) as usize;
+    let fixed_steps = (config.seconds / config.dt).round().max(1.0) as usize;
     let (mut search, mut frozen, mut total) = (0.0, 0.0, 0.0);
-    for _ in 0..steps {
+    let (mut steps, mut dt_min, mut dt_max) = (0usize, f64::INFINITY, 0.0_f64);
+    let stepping = xpbd_core::AdaptiveStepping::new(config.dt);
+    loop {
+        let remaining = config.seconds - scene.sim.time();
+        if (config.adaptive && remaining <= 0.0) || (!config.adaptive && steps == fixed_steps) {
+            break;
+        }
         let t = Instant::now();
-        scene.step()?;
+        let dt = if config.adaptive {
+            scene.step_adaptive(remaining, &stepping)?
+        } else {
+            scene.step()?;
+            config.dt
+        };
         total += t.elapsed().as_secs_f64();
+        (steps, dt_min, dt_max) = (steps + 1, dt_min.min(dt), dt_max.max(dt));
         let tm = scene.continuum().timings();
         search += tm.neighbour_search;
         frozen += tm.frozen_data;
     }
+    let simulated = scene.sim.time();
+    // The extra timing steps below run at fixed steps of the last step taken (below the bound).
+    scene.options.dt = if config.adaptive {
+        scene.sim.next_step_size(config.dt, config.dt)?
+    } else {
+        config.dt
+    };
     let ob = pile_observables(scene.positions(), &Vector3::zeros(), dx);
     let mean_neighbours = scene.continuum().total_neighbours() as f64 / n as f64;
     let block_bytes = scene.continuum().bytes_per_particle();
@@ -242,6 +283,10 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
         particles: n,
         spacing: dx,
         dt: config.dt,
+        adaptive: config.adaptive,
+        dt_min,
+        dt_taken_max: dt_max,
+        simulated,
         iterations: config.iterations,
         threads: config.threads,
         steps,
@@ -250,6 +295,7 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
         neighbour_search_s: search / steps as f64,
         frozen_data_s: frozen / steps as f64,
         step_s: total / steps as f64,
+        us_per_particle_simulated_second: total / simulated / n as f64 * 1e6,
         us_per_particle_iteration: per_iteration / n as f64 * 1e6,
         cpu_us_per_particle_iteration: cpu_per_iteration / n as f64 * 1e6,
         block_bytes_per_particle: block_bytes,

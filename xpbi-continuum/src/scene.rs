@@ -35,8 +35,8 @@ pub struct SceneOptions {
     pub ground_friction: f64,
     /// Whether the ground collider at height 0 exists.
     pub ground: bool,
-    /// XSPH coefficient c (XPBI: 0.01).
-    pub xsph: f64,
+    /// XSPH velocity smoothing (a rate in 1/s by default, see [`crate::xsph`]).
+    pub xsph: crate::xsph::Xsph,
     /// XPBI position correction (pairs ≥ 0.75 r).
     pub spacing_constraints: bool,
     /// The position correction's `r` over Δx: pairs are kept ≥ 0.75 r apart.
@@ -78,7 +78,7 @@ impl SceneOptions {
             solver: SolverKind::Coloured,
             ground_friction: 0.5,
             ground: true,
-            xsph: 0.01,
+            xsph: crate::xsph::Xsph::default(),
             spacing_constraints: true,
             correction_radius: DEFAULT_CORRECTION_RADIUS,
             plasticity_in_loop: true,
@@ -261,6 +261,19 @@ impl<const D: usize> ContinuumScene<D> {
             .check_time_step(self.sim.particles(), self.options.dt)?;
         self.sim.step(self.options.dt)?;
         Ok(())
+    }
+
+    /// One adaptive step of a span with `remaining` seconds left: the size is chosen from the
+    /// state (at most `stepping.dt_max`, below the CFL bound; `Simulation::advance`) and a
+    /// failing step is halved and retried. Returns the step taken (s).
+    pub fn step_adaptive(
+        &mut self,
+        remaining: f64,
+        stepping: &xpbd_core::AdaptiveStepping,
+    ) -> Result<f64, XpbiError> {
+        let dt = self.sim.next_step_size(remaining, stepping.dt_max)?;
+        let r = self.sim.advance(dt, stepping, |_, _| {})?;
+        Ok(r.dt_max)
     }
 
     /// Steps until `time` (s).

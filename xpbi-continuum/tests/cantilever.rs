@@ -50,7 +50,7 @@ fn beam(
     }
     let n = rest.len();
     let mut settings = XpbiSettings::new(dx);
-    settings.xsph = 0.0;
+    settings.xsph = xpbi_continuum::xsph::Xsph::OFF;
     settings.constraint_form = form;
     let mut continuum = XpbiContinuum::new(
         &particles,

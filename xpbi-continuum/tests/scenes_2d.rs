@@ -208,7 +208,7 @@ fn error_non_finite_state() {
 fn error_invalid_settings() {
     let x = lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.03, 0.01), 0.01);
     let mut s = XpbiSettings::new(0.01);
-    s.xsph = -0.1;
+    s.xsph = xpbi_continuum::xsph::Xsph::PerStep(-0.1);
     let e = XpbiContinuum::new(
         &particles(&x),
         vec![0, 1, 2],

@@ -54,6 +54,13 @@ pub enum BenchCommand {
         /// of slabs, or 27 cell colours), for A/B timing.
         #[arg(long, default_value = "slabs")]
         sweep: String,
+        /// Time step Δt (s); with --adaptive the largest step.
+        #[arg(long, default_value_t = 1e-4)]
+        dt: f64,
+        /// Adaptive steps: at most --dt, below the XPBI CFL bound 0.4·Δx/max|v|, chosen from
+        /// the state at every step (the JSON line gives the smallest and largest step taken).
+        #[arg(long)]
+        adaptive: bool,
     },
 }
 
@@ -65,6 +72,8 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             threads,
             seconds,
             sweep,
+            dt,
+            adaptive,
         } => {
             if material != "sand" {
                 bail!(
@@ -77,6 +86,8 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             let mut config = xpbi_continuum::sand_column::SandColumnConfig::new(particles);
             config.threads = threads;
             config.seconds = seconds;
+            config.dt = dt;
+            config.adaptive = adaptive;
             config.sweep = match sweep.as_str() {
                 "cells" => SweepOrder::Cells,
                 "slabs" => SweepOrder::Slabs,

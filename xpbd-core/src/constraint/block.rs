@@ -147,6 +147,8 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn end_substep(&mut self, particles: &mut Particles<D>, ctx: &SubstepContext);
     /// Start of a step: see [`ConstraintKind::checkpoint`]; with `multipliers` (multiplier
     /// warm starting, where λ carries over from step to step) also saves λ.
+    /// The kind's substep bound in the current state ([`ConstraintKind::max_substep`]).
+    fn max_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound>;
     fn checkpoint(&mut self, multipliers: bool);
     /// A failed step: see [`ConstraintKind::rollback`]; restores λ when the checkpoint saved
     /// it.
@@ -772,6 +774,10 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
 
     fn end_substep(&mut self, particles: &mut Particles<D>, ctx: &SubstepContext) {
         self.kind.end_substep(particles, &self.lambda, ctx);
+    }
+
+    fn max_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound> {
+        self.kind.max_substep(particles)
     }
 
     fn checkpoint(&mut self, multipliers: bool) {

@@ -28,6 +28,17 @@ use crate::schedule::Schedule;
 
 use crate::{BuildError, Particles, Vector};
 
+/// An upper bound on the substep that a kind declares ([`ConstraintKind::max_substep`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SubstepBound {
+    /// The largest substep h (s); may be `f64::INFINITY`.
+    pub h: f64,
+    /// What the bound is, for error messages (e.g. `"CFL: cfl · spacing / max |v|"`).
+    pub rule: &'static str,
+    /// The particle that sets the bound (e.g. the fastest), if one does.
+    pub particle: Option<usize>,
+}
+
 /// The maths of one kind of constraint. See the module docs.
 ///
 /// Sign convention (XPBD, Macklin et al. 2016): the update is
@@ -178,6 +189,17 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         _lambda: &[f64],
         _ctx: &SubstepContext,
     ) {
+    }
+
+    /// The largest substep `h` at which this kind's model is accurate in the current state, or
+    /// `None` when it sets no bound (every mesh kind of this crate). [`crate::Simulation::step`]
+    /// refuses a step whose substep exceeds it ([`crate::StepError::TimeStepOverBound`],
+    /// nothing changed), and [`crate::Simulation::advance`] chooses its steps below it. XPBI's
+    /// CFL bound `h ≤ cfl · Δx / max|v|` is such a bound. Called once per step, on the state at
+    /// its start; it must be a deterministic function of that state (same bits for any thread
+    /// count), so that adaptive step sequences are reproducible.
+    fn max_substep(&self, _particles: &Particles<D>) -> Option<SubstepBound> {
+        None
     }
 
     /// Called at the start of every step: save any state the kind evolves (deformation

@@ -10,7 +10,8 @@
 //! * iterations (the core): constraint `p` has stencil `{p} ∪ N(p)`; `C_p`, `∇C_p` come from
 //!   the candidate positions through [`crate::constraint::evaluate`], with `Z` applied inside
 //!   every evaluation (implicit plasticity) unless `plasticity_in_loop` is off (semi-implicit).
-//! * `end_substep` (v = (x − xⁿ)/Δt): XSPH `v_p += c Σ_b V_b (v_b − v_p) W_pb` (c = 0.01),
+//! * `end_substep` (v = (x − xⁿ)/Δt): XSPH `v_p += c Σ_b V_b (v_b − v_p) W_pb` (c = 1 − e^{−κΔt},
+//!   κ = 100 s⁻¹ by default, [`crate::xsph`]),
 //!   `x = xⁿ + Δt v`, then `F^{n+1} = Z((I + Δt∇v^{n+1}) Fⁿ)` with the final velocities and the
 //!   hardening state committed.
 
@@ -29,6 +30,7 @@ use crate::material::Material;
 use crate::plasticity::{Lame, PlasticState};
 use crate::projection::warm::WarmStarts;
 use crate::projection::{ProjectionData, project_run};
+use crate::xsph::Xsph;
 
 mod frozen;
 mod state;
@@ -51,8 +53,8 @@ pub struct XpbiSettings {
     pub pinv_threshold: f64,
     /// Implicit plasticity (Z inside every iteration); `false` = semi-implicit (Z at the end).
     pub plasticity_in_loop: bool,
-    /// XSPH coefficient c (XPBI: 0.01).
-    pub xsph: f64,
+    /// XSPH velocity smoothing: a rate κ in 1/s by default (see [`crate::xsph`]).
+    pub xsph: Xsph,
     /// Cell colouring of the coloured Gauss–Seidel sweep.
     pub colour_scheme: ColourScheme,
     /// Building fails if two particles are closer than this × spacing.
@@ -161,7 +163,8 @@ pub enum KernelFrame {
 }
 
 impl XpbiSettings {
-    /// Defaults for a spacing: support 2Δx, threshold 1e-2, implicit plasticity, XSPH 0.01,
+    /// Defaults for a spacing: support 2Δx, threshold 1e-2, implicit plasticity, XSPH at
+    /// κ = 100 s⁻¹ (c = 0.01 per step at Δt = 1e-4 s),
     /// slab sweep (3^d cell colours below 16 slabs), minimum distance 0.5Δx, Courant number 0.4, kernels on xⁿ (XPBI).
     pub fn new(spacing: f64) -> Self {
         Self {
@@ -169,7 +172,7 @@ impl XpbiSettings {
             support_over_spacing: crate::kernel::DEFAULT_SUPPORT_OVER_SPACING,
             pinv_threshold: DEFAULT_PINV_THRESHOLD,
             plasticity_in_loop: true,
-            xsph: 0.01,
+            xsph: Xsph::default(),
             colour_scheme: ColourScheme::ThreePerAxis,
             min_distance_ratio: 0.5,
             cfl: 0.4,
@@ -197,12 +200,7 @@ impl XpbiSettings {
         positive("support_over_spacing", self.support_over_spacing)?;
         positive("pinv_threshold", self.pinv_threshold)?;
         positive("cfl", self.cfl)?;
-        if !(self.xsph.is_finite() && (0.0..=1.0).contains(&self.xsph)) {
-            return Err(XpbiError::InvalidParameter {
-                name: "xsph",
-                value: self.xsph,
-            });
-        }
+        self.xsph.validate()?;
         if !(self.min_distance_ratio.is_finite() && self.min_distance_ratio >= 0.0) {
             return Err(XpbiError::InvalidParameter {
                 name: "min_distance_ratio",
@@ -523,14 +521,28 @@ impl<const D: usize> XpbiContinuum<D> {
         bytes as f64 / self.members.len().max(1) as f64
     }
 
-    /// Checks `Δt ≤ cfl · Δx / max|v|` over the members.
-    pub fn check_time_step(&self, particles: &Particles<D>, dt: f64) -> Result<(), XpbiError> {
-        let max_speed = self
-            .members
-            .iter()
-            .map(|&m| particles.v[m as usize].norm())
-            .fold(0.0, f64::max);
+    /// The CFL bound `h ≤ cfl · Δx / max|v|` over the members in the current state, with the
+    /// fastest member (the one place the bound is computed: the core checks it before every
+    /// step through [`ConstraintKind::max_substep`], and adaptive stepping stays below it).
+    pub fn cfl_bound(&self, particles: &Particles<D>) -> (f64, Option<usize>, f64) {
+        let mut fastest = None;
+        let mut max_speed = 0.0;
+        for &m in &self.members {
+            let s = particles.v[m as usize].norm();
+            // `>` keeps the first of equal speeds and skips NaN (the core's state check
+            // reports a non-finite particle by name).
+            if s > max_speed {
+                max_speed = s;
+                fastest = Some(m as usize);
+            }
+        }
         let bound = self.settings.cfl * self.settings.spacing / max_speed;
+        (bound, fastest, max_speed)
+    }
+
+    /// Checks `Δt ≤ cfl · Δx / max|v|` over the members ([`XpbiContinuum::cfl_bound`]).
+    pub fn check_time_step(&self, particles: &Particles<D>, dt: f64) -> Result<(), XpbiError> {
+        let (bound, _, max_speed) = self.cfl_bound(particles);
         if !(dt.is_finite() && dt > 0.0) || dt > bound {
             return Err(XpbiError::TimeStepOverCfl {
                 dt,
@@ -608,7 +620,7 @@ impl<const D: usize> XpbiContinuum<D> {
 
     /// End of substep: XSPH, consistent positions, F update with hardening commit.
     fn finish_substep(&mut self, particles: &mut Particles<D>, h: f64) {
-        let c = self.settings.xsph;
+        let c = self.settings.xsph.coefficient(h);
         if c > 0.0 {
             let smoothed: Vec<SVector<f64, D>> = (0..self.members.len())
                 .into_par_iter()
@@ -828,6 +840,16 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
 
     fn dynamic_topology(&self) -> bool {
         true
+    }
+
+    /// XPBI's CFL bound ([`XpbiContinuum::cfl_bound`], [`XpbiSettings::cfl`]).
+    fn max_substep(&self, particles: &Particles<D>) -> Option<xpbd_core::constraint::SubstepBound> {
+        let (h, particle, _) = self.cfl_bound(particles);
+        Some(xpbd_core::constraint::SubstepBound {
+            h,
+            rule: "XPBI CFL bound cfl · spacing / max |v|",
+            particle,
+        })
     }
 
     fn own_schedule(&self) -> Option<&Schedule> {

@@ -1,0 +1,235 @@
+//! Adaptive stepping: a span of time split into steps chosen from the state.
+//!
+//! The step size rule, evaluated at the start of every step on the state there:
+//!
+//! ```text
+//! Δt_cap  = min(Δt_max, Δt_fail / 2 after a failure)
+//! n       = max(⌈T_left / Δt_cap⌉, ⌈T_left / (S · min_b h_b(state))⌉),   Δt = T_left / n
+//! ```
+//!
+//! with `S` the substeps per step and `h_b` the substep bound a block declares
+//! ([`ConstraintKind::max_substep`](crate::constraint::ConstraintKind::max_substep), e.g.
+//! XPBI's CFL bound `cfl · Δx / max|v|`). Dividing the time left evenly instead of taking
+//! `Δt_cap` and a remainder avoids a last sliver of a step, and when `T_left ≤ Δt_cap` the step
+//! is `T_left` exactly, so a span of one fixed step under every bound is that step, bit for
+//! bit. Every input is a deterministic function of the state (the bounds are maxima, which do
+//! not depend on the order of reduction), so the sequence of steps is the same for any thread
+//! count.
+//!
+//! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`]) has been rolled back
+//! by [`Simulation::step`]; it is retried at half its size, at most
+//! [`AdaptiveStepping::max_halvings`] times, and the halved cap is kept for the rest of the
+//! span. Then [`StepError::StepSizeExhausted`] carries the last failure; the state is that of
+//! the start of the failing step, so nothing already simulated is lost.
+
+use super::Simulation;
+use crate::constraint::SubstepBound;
+use crate::{BuildError, Particles, StepError};
+
+/// How [`Simulation::advance`] chooses its steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AdaptiveStepping {
+    /// The largest step Δt (s).
+    pub dt_max: f64,
+    /// How many times a failing step is halved and retried before the error (default 4).
+    pub max_halvings: u32,
+}
+
+impl AdaptiveStepping {
+    /// Steps of at most `dt_max`, a failing step halved up to 4 times.
+    pub fn new(dt_max: f64) -> Self {
+        Self {
+            dt_max,
+            max_halvings: 4,
+        }
+    }
+
+    /// `dt_max` finite and > 0, at most 60 halvings.
+    pub fn validate(&self) -> Result<(), BuildError> {
+        if !(self.dt_max.is_finite() && self.dt_max > 0.0) {
+            return Err(BuildError::InvalidSetting {
+                field: "dt_max",
+                value: self.dt_max,
+                reason: "must be finite and > 0",
+            });
+        }
+        if self.max_halvings > 60 {
+            return Err(BuildError::InvalidSetting {
+                field: "max_halvings",
+                value: self.max_halvings as f64,
+                reason: "at most 60",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// What [`Simulation::advance`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AdvanceReport {
+    /// Steps taken (successful ones).
+    pub steps: usize,
+    /// Smallest and largest step taken (s); 0 when no step was taken.
+    pub dt_min: f64,
+    /// Largest step taken (s).
+    pub dt_max: f64,
+    /// Failed steps that were halved and retried.
+    pub halvings: u32,
+}
+
+impl AdvanceReport {
+    /// Adds another report's steps (e.g. the spans of one frame).
+    pub fn merge(&mut self, other: &AdvanceReport) {
+        if other.steps == 0 {
+            self.halvings += other.halvings;
+            return;
+        }
+        if self.steps == 0 {
+            self.dt_min = other.dt_min;
+            self.dt_max = other.dt_max;
+        } else {
+            self.dt_min = self.dt_min.min(other.dt_min);
+            self.dt_max = self.dt_max.max(other.dt_max);
+        }
+        self.steps += other.steps;
+        self.halvings += other.halvings;
+    }
+
+    fn record(&mut self, dt: f64) {
+        if self.steps == 0 {
+            self.dt_min = dt;
+            self.dt_max = dt;
+        } else {
+            self.dt_min = self.dt_min.min(dt);
+            self.dt_max = self.dt_max.max(dt);
+        }
+        self.steps += 1;
+    }
+}
+
+impl<const D: usize> Simulation<D> {
+    /// The tightest substep bound over the blocks in the current state, with its block's
+    /// index (`None` when no block declares one). See [`crate::constraint::ConstraintKind::max_substep`].
+    pub fn substep_bound(&self) -> Option<(usize, SubstepBound)> {
+        let mut best: Option<(usize, SubstepBound)> = None;
+        for (i, b) in self.blocks.iter().enumerate() {
+            if let Some(bound) = b.max_substep(&self.particles)
+                && best.is_none_or(|(_, old)| bound.h < old.h || bound.h.is_nan())
+            {
+                best = Some((i, bound));
+            }
+        }
+        best
+    }
+
+    /// Refuses a substep `h` above a block's bound (nothing is changed).
+    pub(super) fn check_substep_bounds(&self, h: f64) -> Result<(), StepError> {
+        for (i, b) in self.blocks.iter().enumerate() {
+            if let Some(bound) = b.max_substep(&self.particles)
+                && !(h <= bound.h)
+            {
+                return Err(over_bound(h, i, b.name(), bound));
+            }
+        }
+        Ok(())
+    }
+
+    /// The size of the next step of a span with `remaining` seconds left, steps at most
+    /// `cap`: see the module docs. Errors when a block's bound is not a positive number.
+    pub fn next_step_size(&self, remaining: f64, cap: f64) -> Result<f64, StepError> {
+        // Steps against the cap: a ratio within 1e-12 of an integer counts as that integer
+        // (1e-4 s in steps of 2.5e-5 s is 4 steps, although 1e-4 / 2.5e-5 rounds above 4).
+        let mut n = (remaining / cap * (1.0 - 1e-12)).ceil().max(1.0);
+        if let Some((i, bound)) = self.substep_bound() {
+            if !(bound.h > 0.0) {
+                return Err(over_bound(
+                    remaining / self.settings.substeps as f64,
+                    i,
+                    self.blocks[i].name(),
+                    bound,
+                ));
+            }
+            // Against a bound, strictly: a margin of a few ulp, so that the step's own check
+            // h = Δt/S ≤ h_b holds after the roundings of S·h_b and of T_left / n.
+            let step_bound = bound.h * self.settings.substeps as f64 * (1.0 - 4.0 * f64::EPSILON);
+            n = n.max((remaining / step_bound).ceil());
+        }
+        Ok(if n <= 1.0 { remaining } else { remaining / n })
+    }
+
+    /// Advances by `duration` seconds in steps chosen from the state (module docs): at most
+    /// `stepping.dt_max`, below every block's substep bound, a failing step halved and retried.
+    /// `before_step(particles, Δt)` runs before every attempt of a step (e.g. to set kinematic
+    /// targets `x + Δt v`); it is called again, with the smaller Δt, when a step is retried.
+    ///
+    /// ```
+    /// use xpbd_core::prelude::*;
+    /// use xpbd_core::simulation::AdaptiveStepping;
+    /// let mut p = Particles::<2>::new();
+    /// p.push(Vector::<2>::new(0.0, 0.0), 1.0);
+    /// let mut sim = Simulation::new(p, SolverSettings::default()).unwrap();
+    /// let r = sim.advance(0.1, &AdaptiveStepping::new(0.03), |_, _| {}).unwrap();
+    /// assert_eq!(r.steps, 4); // ⌈0.1 / 0.03⌉ steps of 0.025 s
+    /// assert!((sim.time() - 0.1).abs() < 1e-15);
+    /// ```
+    pub fn advance(
+        &mut self,
+        duration: f64,
+        stepping: &AdaptiveStepping,
+        mut before_step: impl FnMut(&mut Particles<D>, f64),
+    ) -> Result<AdvanceReport, StepError> {
+        stepping
+            .validate()
+            .map_err(|_| StepError::NonPositiveTimeStep {
+                dt: stepping.dt_max,
+            })?;
+        if !(duration.is_finite() && duration >= 0.0) {
+            return Err(StepError::NonPositiveTimeStep { dt: duration });
+        }
+        let mut report = AdvanceReport::default();
+        let mut remaining = duration;
+        let mut cap = stepping.dt_max;
+        while remaining > 0.0 {
+            let mut dt = self.next_step_size(remaining, cap)?;
+            let mut halvings = 0;
+            loop {
+                before_step(&mut self.particles, dt);
+                match self.step(dt) {
+                    Ok(_) => break,
+                    Err(e @ (StepError::Diverged { .. } | StepError::NonFinite { .. }))
+                        if halvings < stepping.max_halvings =>
+                    {
+                        let _ = e;
+                        halvings += 1;
+                        report.halvings += 1;
+                        dt *= 0.5;
+                        cap = cap.min(dt);
+                    }
+                    Err(e @ (StepError::Diverged { .. } | StepError::NonFinite { .. })) => {
+                        return Err(StepError::StepSizeExhausted {
+                            time: self.time,
+                            dt,
+                            halvings,
+                            last: Box::new(e),
+                        });
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            report.record(dt);
+            remaining = if dt == remaining { 0.0 } else { remaining - dt };
+        }
+        Ok(report)
+    }
+}
+
+fn over_bound(h: f64, block: usize, block_name: &'static str, bound: SubstepBound) -> StepError {
+    StepError::TimeStepOverBound {
+        h,
+        bound: bound.h,
+        block,
+        block_name,
+        rule: bound.rule,
+        particle: bound.particle,
+    }
+}

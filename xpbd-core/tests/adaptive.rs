@@ -1,0 +1,166 @@
+//! Substep bounds declared by a constraint kind and adaptive stepping: a step over a bound is
+//! refused with nothing changed, `advance` splits a span below the bound, a failing step is
+//! halved and retried, and the step sequence is a function of the state.
+
+use xpbd_core::constraint::SubstepBound;
+use xpbd_core::prelude::*;
+use xpbd_core::simulation::AdaptiveStepping;
+
+/// No constraints; declares the bound h ≤ ℓ / max|v| (a CFL bound with length ℓ).
+#[derive(Debug)]
+struct Cfl {
+    length: f64,
+}
+
+impl ConstraintKind<2> for Cfl {
+    const NAME: &'static str = "cfl";
+    fn len(&self) -> usize {
+        0
+    }
+    fn stencil(&self, _c: usize) -> &[u32] {
+        &[]
+    }
+    fn compliance(&self, _c: usize) -> f64 {
+        0.0
+    }
+    fn evaluate(&self, _c: usize, _xs: &[Vector<2>], _grad: &mut [Vector<2>]) -> f64 {
+        0.0
+    }
+    fn max_substep(&self, p: &Particles<2>) -> Option<SubstepBound> {
+        let (i, v) =
+            p.v.iter()
+                .map(|v| v.norm())
+                .enumerate()
+                .fold((0, 0.0), |a, b| if b.1 > a.1 { b } else { a });
+        Some(SubstepBound {
+            h: self.length / v,
+            rule: "test CFL",
+            particle: Some(i),
+        })
+    }
+}
+
+fn falling(v0: f64, substeps: usize) -> Simulation<2> {
+    let mut p = Particles::<2>::new();
+    p.push(Vector::<2>::zeros(), 1.0);
+    p.push(Vector::<2>::new(1.0, 0.0), 1.0);
+    p.v[1] = Vector::<2>::new(0.0, -v0);
+    let settings = SolverSettings {
+        substeps,
+        ..SolverSettings::default()
+    };
+    let mut sim = Simulation::new(p, settings).unwrap();
+    sim.add_constraints(Cfl { length: 0.01 }).unwrap();
+    sim
+}
+
+#[test]
+fn a_step_over_a_declared_bound_is_refused_and_changes_nothing() {
+    let mut sim = falling(2.0, 2);
+    // Bound h ≤ 0.01 / 2 = 5e-3; substep 0.02 / 2 = 1e-2.
+    let before = sim.particles().x.clone();
+    let e = sim.step(0.02).unwrap_err();
+    match e {
+        StepError::TimeStepOverBound {
+            h,
+            bound,
+            block,
+            block_name,
+            particle,
+            ..
+        } => {
+            assert_eq!((h, bound, block, block_name), (0.01, 0.005, 0, "cfl"));
+            assert_eq!(particle, Some(1));
+        }
+        other => panic!("expected TimeStepOverBound, got {other:?}"),
+    }
+    assert_eq!(sim.particles().x, before);
+    assert_eq!(sim.time(), 0.0);
+    assert!(e.to_string().contains("test CFL"), "{e}");
+    // At the bound the step is taken.
+    sim.step(0.01).unwrap();
+}
+
+#[test]
+fn advance_splits_a_span_below_the_bound_and_reports_the_steps() {
+    let mut sim = falling(2.0, 2);
+    let r = sim
+        .advance(0.1, &AdaptiveStepping::new(0.05), |_, _| {})
+        .unwrap();
+    // Every step is at most 2 substeps × 0.01 / |v| at its start, and the steps sum to 0.1.
+    assert!((sim.time() - 0.1).abs() < 1e-14);
+    assert!(r.steps >= 9, "{r:?}");
+    assert!(r.dt_max <= 0.01 + 1e-15, "{r:?}");
+    assert!(r.dt_min > 0.0 && r.dt_min <= r.dt_max);
+    assert_eq!(r.halvings, 0);
+    // Free fall from v₀: the steps changed, the physics did not (symplectic Euler error ≤ g t Δt).
+    let t = sim.time();
+    let exact = -2.0 * t - 0.5 * 9.81 * t * t;
+    assert!((sim.particles().x[1].y - exact).abs() < 9.81 * t * r.dt_max);
+}
+
+#[test]
+fn a_span_of_one_step_under_the_bound_is_that_step_bit_for_bit() {
+    let mut a = falling(0.1, 1);
+    let mut b = falling(0.1, 1);
+    a.step(0.01).unwrap();
+    let r = b
+        .advance(0.01, &AdaptiveStepping::new(0.01), |_, _| {})
+        .unwrap();
+    assert_eq!(r.steps, 1);
+    assert_eq!(a.particles().x, b.particles().x);
+    assert_eq!(a.particles().v, b.particles().v);
+    assert_eq!(a.time(), b.time());
+}
+
+#[test]
+fn a_failing_step_is_halved_then_the_error_keeps_the_last_good_state() {
+    // No bound; divergence = speed above 10 m/s. From 9 m/s a step of 0.2 s fails (10.96), one
+    // of 0.1 s passes (9.98); the next 0.1 s cannot pass at any size above 10/9.81 − … so four
+    // halvings are exhausted and the error keeps the state at t = 0.1 s.
+    let mut p = Particles::<2>::new();
+    p.push(Vector::<2>::zeros(), 1.0);
+    p.v[0] = Vector::<2>::new(0.0, -9.0);
+    let mut settings = SolverSettings::<2>::default();
+    settings.substeps = 1;
+    settings.diagnostics.max_speed = 10.0;
+    let mut sim = Simulation::new(p, settings).unwrap();
+    let mut attempts = Vec::new();
+    let e = sim
+        .advance(0.2, &AdaptiveStepping::new(0.2), |_, dt| attempts.push(dt))
+        .unwrap_err();
+    let StepError::StepSizeExhausted {
+        time,
+        dt,
+        halvings,
+        last,
+    } = e
+    else {
+        panic!("expected StepSizeExhausted, got {e:?}");
+    };
+    assert_eq!(halvings, 4);
+    assert!((time - 0.1).abs() < 1e-15 && (sim.time() - 0.1).abs() < 1e-15);
+    assert!((dt - 0.1 / 16.0).abs() < 1e-15);
+    assert!(matches!(*last, StepError::Diverged { particle: 0, .. }));
+    // The state is the end of the one good step of 0.1 s.
+    assert!((sim.particles().v[0].y + 9.0 + 0.981).abs() < 1e-12);
+    // before_step saw every attempt: 0.2, 0.1 (good), then 0.1, 0.05, 0.025, 0.0125, 0.00625.
+    assert_eq!(attempts.len(), 7);
+}
+
+#[test]
+fn bad_stepping_settings_are_refused() {
+    let mut sim = falling(1.0, 1);
+    for dt_max in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(AdaptiveStepping::new(dt_max).validate().is_err());
+        assert!(
+            sim.advance(0.1, &AdaptiveStepping::new(dt_max), |_, _| {})
+                .is_err()
+        );
+    }
+    assert!(
+        sim.advance(f64::NAN, &AdaptiveStepping::new(0.1), |_, _| {})
+            .is_err()
+    );
+    assert_eq!(sim.time(), 0.0);
+}

@@ -1,0 +1,105 @@
+//! Time-step refinement of the granular column collapse (`scenes/sand_collapse_3d.toml`): with
+//! XSPH as a rate (`xpbi_continuum::xsph`) and adaptive steps below the CFL bound, the deposit
+//! does not change when the step is halved. The heavy test runs the scene as written
+//! (Δx = 5 mm, 1.2 s); the quick one a coarse copy (Δx = 1 cm), where the per-step XSPH of the
+//! paper is also run to show that the test can fail: the same refinement then moves the deposit.
+
+use std::path::Path;
+
+use xpbd_core::Vector;
+use xpbd_scene::{SceneFile, build_scene};
+use xpbi_continuum::observables::{percentile, pile_observables};
+use xpbi_continuum::xsph::Xsph;
+
+/// Runout (99th percentile of the radius, relative to r₀), height (99th percentile of z) and the
+/// nearest-neighbour mean over Δx of the deposit.
+#[derive(Debug, Clone, Copy)]
+struct Deposit {
+    runout: f64,
+    height: f64,
+    nn_mean: f64,
+    steps: usize,
+}
+
+fn collapse(spacing: f64, dt_max: f64, seconds: f64, xsph: Option<Xsph>) -> Deposit {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/sand_collapse_3d.toml");
+    let mut scene = SceneFile::load(&path).unwrap();
+    scene.time.dt_max = Some(dt_max);
+    scene.time.frames = (seconds / scene.time.dt).round() as usize;
+    scene.continuum[0].spacing = spacing;
+    scene.contacts.as_mut().unwrap().radius = 0.5 * spacing;
+    match xsph {
+        Some(Xsph::PerStep(c)) => scene.continuum[0].xpbi.xsph = Some(c),
+        Some(Xsph::Rate(k)) => scene.continuum[0].xpbi.xsph_rate = Some(k),
+        None => {}
+    }
+    let mut s = build_scene(scene, &path).unwrap();
+    for _ in 0..s.scene.time.frames {
+        s.advance_frame().unwrap();
+    }
+    let x = &s.sim.particles().x;
+    let r: Vec<f64> = x.iter().map(|p| p.xy().norm()).collect();
+    let ob = pile_observables(x, &Vector::<3>::zeros(), spacing);
+    let d = Deposit {
+        runout: (percentile(&r, 99.0) - 0.05) / 0.05,
+        height: ob.height,
+        nn_mean: ob.nn_mean,
+        steps: s.steps.steps,
+    };
+    eprintln!(
+        "Δx = {spacing}, Δt_max = {dt_max:.3e}, xsph = {xsph:?}: {d:?} (steps {:?})",
+        s.steps
+    );
+    d
+}
+
+fn change(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs()
+}
+
+#[test]
+fn coarse_collapse_deposit_does_not_move_when_the_step_halves() {
+    let (dx, t) = (0.01, 0.5);
+    let coarse = collapse(dx, 5e-4, t, None);
+    let fine = collapse(dx, 2.5e-4, t, None);
+    assert!(fine.steps >= 2 * coarse.steps - 2);
+    let (dr, dh) = (
+        change(coarse.runout, fine.runout),
+        change(coarse.height, fine.height),
+    );
+    eprintln!("rate form: runout change {dr:.4}, height change {dh:.4}");
+    // The paper's per-step coefficient at the same two steps: 2× the smoothing per unit time
+    // at the finer step, and the deposit moves.
+    let coarse_p = collapse(dx, 5e-4, t, Some(Xsph::PerStep(0.05)));
+    let fine_p = collapse(dx, 2.5e-4, t, Some(Xsph::PerStep(0.05)));
+    let dr_p = change(coarse_p.runout, fine_p.runout);
+    eprintln!("per-step form: runout change {dr_p:.4}");
+    assert!(dr < 0.03 && dh < 0.03, "rate form moved: {dr} / {dh}");
+    assert!(
+        dr_p > 2.0 * dr,
+        "per-step XSPH should depend on the step: {dr_p} vs {dr}"
+    );
+}
+
+#[test]
+#[ignore = "≈10 min in release; run with `cargo test --release -p xpbd-scene --test collapse -- --ignored --nocapture`"]
+fn collapse_deposit_converges_in_dt_at_the_default_step() {
+    let (dx, t) = (0.005, 1.2);
+    let a = collapse(dx, 2.5e-4, t, None);
+    let b = collapse(dx, 1.25e-4, t, None);
+    let c = collapse(dx, 6.25e-5, t, None);
+    let (d1, d2) = (change(a.runout, b.runout), change(b.runout, c.runout));
+    eprintln!(
+        "runout {:.4} / {:.4} / {:.4}: changes {d1:.4}, {d2:.4}, observed order {:.2}",
+        a.runout,
+        b.runout,
+        c.runout,
+        ((a.runout - b.runout) / (b.runout - c.runout)).abs().log2()
+    );
+    assert!(
+        d1 < 0.02,
+        "runout changes {d1} from Δt = 2.5e-4 to 1.25e-4 s"
+    );
+    assert!(change(a.height, b.height) < 0.02);
+    assert!(change(a.nn_mean, b.nn_mean) < 0.02);
+}
