@@ -179,6 +179,22 @@ pub enum ExportError {
         /// The OS error.
         message: String,
     },
+    /// The output path exists and is not a folder (`--out` naming a file, or a file where a
+    /// parent folder should be).
+    #[error("{file}: not a folder (the output of a run must be a folder)")]
+    NotADirectory {
+        /// The path.
+        file: PathBuf,
+    },
+    /// A run manifest (`run.json`, [`crate::runner::RunManifest`]) that is missing, unreadable
+    /// or not valid.
+    #[error("{file}: run manifest: {message}")]
+    Manifest {
+        /// The manifest's path.
+        file: PathBuf,
+        /// What is wrong (the OS or JSON error).
+        message: String,
+    },
     /// The format library refused the data.
     #[error("{file}: {format} writer failed: {message}")]
     Writer {
@@ -244,6 +260,64 @@ pub enum CheckpointError {
     NonFiniteTime {
         /// The saved time.
         value: f64,
+    },
+    /// The file's format version is not the one this build reads (the header's version
+    /// number, right after the magic).
+    #[error("{file}: checkpoint format version {found}, this build reads version {supported}")]
+    UnsupportedVersion {
+        /// The checkpoint.
+        file: PathBuf,
+        /// The version in the file.
+        found: u32,
+        /// The version this build writes and reads.
+        supported: u32,
+    },
+    /// The SHA-256 stored at the end of the file is not the one of the bytes before it (a
+    /// flipped or edited byte anywhere in the file).
+    #[error("{file}: checkpoint checksum mismatch: stored SHA-256 {stored}, computed {computed}")]
+    Checksum {
+        /// The checkpoint.
+        file: PathBuf,
+        /// Hex SHA-256 stored in the file.
+        stored: String,
+        /// Hex SHA-256 of the bytes read.
+        computed: String,
+    },
+    /// Bytes after the end of the checkpoint (after its checksum, or after the encoded state).
+    #[error("{file}: {extra} trailing bytes after the end of the checkpoint")]
+    TrailingBytes {
+        /// The checkpoint.
+        file: PathBuf,
+        /// How many.
+        extra: usize,
+    },
+    /// A scene file given with the checkpoint (`run SCENE --resume CKPT`) whose text is not the
+    /// one the checkpoint was written from.
+    #[error(
+        "{scene}: this scene file is not the one {checkpoint} was written from \
+         ({checkpoint_scene}; SHA-256 of the text {found}, the checkpoint's {expected})"
+    )]
+    SceneMismatch {
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// The scene file given.
+        scene: PathBuf,
+        /// The scene file recorded in the checkpoint.
+        checkpoint_scene: PathBuf,
+        /// Hex SHA-256 of the given scene file's bytes.
+        found: String,
+        /// Hex SHA-256 of the checkpoint's scene text.
+        expected: String,
+    },
+    /// A mesh file the scene references is not the one the checkpoint was written with (edited,
+    /// replaced, or the scene now lists other meshes).
+    #[error("{mesh}: mesh file changed since the checkpoint was written: {what}")]
+    MeshChanged {
+        /// The mesh file (resolved against the scene file's folder).
+        mesh: PathBuf,
+        /// What differs (`SHA-256 abc… ≠ def…`, `not readable when the checkpoint was written`,
+        /// `not listed in the checkpoint`).
+        what: String,
     },
     /// Rebuilding the scene stored in the checkpoint failed.
     #[error(transparent)]

@@ -139,6 +139,38 @@ impl Topology {
     }
 }
 
+/// Writes `bytes` to `path` atomically: into a temporary file beside it (same folder, so the
+/// rename stays on one file system), flushed to disk, then renamed over `path`. A failed write
+/// (disk full, file size limit, I/O error) removes the temporary file and leaves `path` as it
+/// was, so a reader never sees a truncated file. Frames and checkpoints are written this way.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "the path has no file name",
+        )
+    })?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}-{}",
+        name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 fn io_err(file: &Path, e: impl std::fmt::Display) -> ExportError {
     ExportError::Io {
         file: file.to_path_buf(),
@@ -233,7 +265,7 @@ pub fn write_vtk(
             format: "vtk",
             message: e.to_string(),
         })?;
-    std::fs::write(path, bytes).map_err(|e| io_err(path, e))
+    write_atomic(path, &bytes).map_err(|e| io_err(path, e))
 }
 
 /// Point and cell data arrays of a VTK file, by name, as f64 (vectors flattened xyz).
@@ -374,7 +406,7 @@ pub fn write_ply(
             message,
         }
     })?;
-    std::fs::write(path, bytes).map_err(|e| io_err(path, e))
+    write_atomic(path, &bytes).map_err(|e| io_err(path, e))
 }
 
 /// The PLY file of [`write_ply`] in memory.
@@ -442,8 +474,7 @@ pub fn write_obj(
     particles: &Particles<3>,
 ) -> Result<(), ExportError> {
     let text = obj_text(&topology.surface_triangles(), particles);
-    let mut f = std::fs::File::create(path).map_err(|e| io_err(path, e))?;
-    f.write_all(text.as_bytes()).map_err(|e| io_err(path, e))
+    write_atomic(path, text.as_bytes()).map_err(|e| io_err(path, e))
 }
 
 /// The OBJ text of [`write_obj`].

@@ -277,3 +277,154 @@ fn xpbi_nozzle_restart_is_bit_identical() {
     assert_eq!(c.emitters[0].released(), s.emitters[0].released());
     assert!(s.emitters[0].released() > 0 && s.emitters[0].pending() > 0);
 }
+
+// Issue 20, class 4: checkpoints are checked before they are trusted.
+
+fn chain_checkpoint_bytes() -> (Vec<u8>, String) {
+    let (text, path) = common::shortened("hanging_chain.toml", 2);
+    let mut s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    s.advance_frame().unwrap();
+    (Checkpoint::capture(&s, &text, &path).to_bytes(), text)
+}
+
+/// Every single-bit flip anywhere in the file (the scene text with its `dt`, the velocities,
+/// the inverse masses, the header, the checksum) is refused, and so are trailing bytes; the
+/// flips inside the body are caught by the checksum. Before the format had a checksum, a flipped
+/// velocity or `dt` decoded and restored without complaint.
+#[test]
+fn every_flipped_bit_and_trailing_garbage_is_refused() {
+    use xpbd_scene::CheckpointError;
+    let (bytes, text) = chain_checkpoint_bytes();
+    assert!(Checkpoint::from_bytes(&bytes).is_ok());
+    let dt = text.find("dt").unwrap();
+    let text_at = bytes
+        .windows(text.len())
+        .position(|w| w == text.as_bytes())
+        .unwrap();
+    let dt_at = text_at + dt + text[dt..].find(|c: char| c.is_ascii_digit()).unwrap();
+    let mut checksum_errors = 0;
+    for i in 0..bytes.len() {
+        for bit in [0x01u8, 0x80] {
+            let mut b = bytes.clone();
+            b[i] ^= bit;
+            match Checkpoint::from_bytes(&b) {
+                Ok(_) => panic!("byte {i} ^ {bit:#x} of {} was accepted", bytes.len()),
+                Err(CheckpointError::Checksum { .. }) => checksum_errors += 1,
+                Err(e) if i < 20 => assert!(
+                    matches!(
+                        e,
+                        CheckpointError::Malformed { .. }
+                            | CheckpointError::UnsupportedVersion { .. }
+                            | CheckpointError::TrailingBytes { .. }
+                    ),
+                    "header byte {i}: {e}"
+                ),
+                Err(e) => panic!("byte {i} ^ {bit:#x}: {e}, expected a checksum error"),
+            }
+        }
+    }
+    assert_eq!(checksum_errors, 2 * (bytes.len() - 20));
+    // The time step in the stored text, flipped to another digit, is a checksum error too.
+    let mut b = bytes.clone();
+    b[dt_at] = if b[dt_at] == b'1' { b'2' } else { b'1' };
+    assert!(matches!(
+        Checkpoint::from_bytes(&b).unwrap_err(),
+        CheckpointError::Checksum { .. }
+    ));
+    let mut b = bytes.clone();
+    b.extend_from_slice(b"garbage");
+    let e = Checkpoint::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(e, CheckpointError::TrailingBytes { extra: 7, .. }),
+        "{e}"
+    );
+}
+
+/// The version after the magic is checked first: another version is a typed error naming the
+/// file and both versions, not a decoding failure.
+#[test]
+fn unknown_format_version_is_a_typed_error() {
+    let (mut bytes, _) = chain_checkpoint_bytes();
+    assert_eq!(&bytes[..8], b"XPBDCKPT");
+    bytes[8..12].copy_from_slice(&99u32.to_le_bytes());
+    let file = common::tmp_dir("ckpt-version").join("v99.ckpt");
+    std::fs::write(&file, &bytes).unwrap();
+    let e = Checkpoint::load(&file).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            xpbd_scene::CheckpointError::UnsupportedVersion { file: f, found: 99, supported: 3 }
+                if *f == file
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains(&file.display().to_string()), "{e}");
+}
+
+const MESH_SCENE: &str = "name = 'sheet'\n[time]\ndt = 0.01\nframes = 3\n\
+    [materials.cotton]\ndensity = 200.0\nyoungs = 1e6\nthickness = 0.001\n\
+    [[mesh]]\nmaterial = 'cotton'\npath = 'sheet.obj'\nkind = 'cloth'\npins = [0]\n";
+const SHEET: &str = "v 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\nf 1 2 3\nf 2 4 3\n";
+
+/// A mesh file edited after checkpointing (here only a comment added, the same geometry) is
+/// refused with the mesh's path; a deleted one is an I/O error naming it. The unedited mesh
+/// restores (the control).
+#[test]
+fn mesh_edited_after_checkpointing_is_refused() {
+    let dir = common::tmp_dir("ckpt-mesh");
+    let (scene_path, mesh) = (dir.join("sheet.toml"), dir.join("sheet.obj"));
+    std::fs::write(&scene_path, MESH_SCENE).unwrap();
+    std::fs::write(&mesh, SHEET).unwrap();
+    let mut s = BuiltScene::load(&scene_path).unwrap();
+    s.advance_frame().unwrap();
+    let file = dir.join("k.ckpt");
+    Checkpoint::capture(&s, MESH_SCENE, &scene_path)
+        .save(&file)
+        .unwrap();
+    let c = Checkpoint::load(&file).unwrap();
+    assert_eq!(c.meshes.len(), 1);
+    assert_eq!(c.restore().unwrap().frame, 1);
+    std::fs::write(&mesh, format!("{SHEET}# edited\n")).unwrap();
+    let e = c.restore().unwrap_err();
+    assert!(
+        matches!(&e, xpbd_scene::CheckpointError::MeshChanged { mesh: m, .. } if *m == mesh),
+        "{e}"
+    );
+    assert!(e.to_string().contains("sheet.obj"), "{e}");
+    std::fs::remove_file(&mesh).unwrap();
+    let e = c.restore().unwrap_err();
+    assert!(
+        matches!(&e, xpbd_scene::CheckpointError::Io { file: m, .. } if *m == mesh),
+        "{e}"
+    );
+}
+
+/// `run SCENE --resume CKPT` must name the scene the checkpoint was written from: the same text
+/// passes (wherever the file is), another text (here another `dt`) is an error naming the given
+/// scene, the checkpoint and the checkpoint's own scene.
+#[test]
+fn scene_file_given_with_a_checkpoint_must_be_its_scene() {
+    let (text, path) = common::shortened("hanging_chain.toml", 2);
+    let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let c = Checkpoint::capture(&s, &text, &path);
+    let dir = common::tmp_dir("ckpt-scene");
+    let (same, other, ckpt) = (dir.join("a.toml"), dir.join("b.toml"), dir.join("a.ckpt"));
+    std::fs::write(&same, &text).unwrap();
+    assert!(text.contains("dt = "));
+    std::fs::write(&other, text.replacen("dt = ", "dt = 2", 1)).unwrap();
+    c.verify_scene_file(&same, &ckpt).unwrap();
+    let e = c.verify_scene_file(&other, &ckpt).unwrap_err();
+    assert!(
+        matches!(&e, xpbd_scene::CheckpointError::SceneMismatch { scene, checkpoint, .. }
+            if *scene == other && *checkpoint == ckpt),
+        "{e}"
+    );
+    let msg = e.to_string();
+    for p in [&other, &ckpt, &path] {
+        assert!(
+            msg.contains(&p.display().to_string()),
+            "{msg} lacks {}",
+            p.display()
+        );
+    }
+}
