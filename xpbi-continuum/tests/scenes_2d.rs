@@ -266,6 +266,66 @@ fn error_time_step_over_cfl() {
     assert_eq!(s.sim.time(), 0.0);
 }
 
+/// A plain `Simulation` with an XPBI block, built by hand (no scene builder): the step itself
+/// checks the CFL bound that the block declares (`ConstraintKind::max_substep`), so a step over
+/// it is the core's typed error naming the block, the bound and the fastest particle, with the
+/// state untouched; `Simulation::advance` splits the same span below the bound instead.
+#[test]
+fn plain_simulation_with_an_xpbi_block_checks_the_cfl_bound_in_the_step() {
+    use xpbd_core::{AdaptiveStepping, Particles, Simulation, SolverSettings, StepError};
+    let dx = 0.01;
+    let x = lattice_box(Vector2::new(0.0, 0.0), Vector2::new(0.05, 0.05), dx);
+    let mut p = Particles::<2>::new();
+    for xi in &x {
+        p.push(*xi, 1.0 / (1600.0 * dx * dx));
+    }
+    p.v[3] = Vector2::new(2.0, 0.0);
+    let members: Vec<u32> = (0..x.len() as u32).collect();
+    let block = XpbiContinuum::new(
+        &p,
+        members,
+        vec![dx * dx; x.len()],
+        Material::sand(),
+        XpbiSettings::new(dx),
+    )
+    .unwrap();
+    let settings = SolverSettings::<2> {
+        substeps: 1,
+        iterations: 5,
+        threads: 1,
+        ..SolverSettings::default()
+    };
+    let mut sim = Simulation::new(p, settings).unwrap();
+    sim.add_constraints(block).unwrap();
+    let before = sim.particles().x.clone();
+    match sim.step(1e-2).unwrap_err() {
+        StepError::TimeStepOverBound {
+            h,
+            bound,
+            block_name,
+            particle,
+            ..
+        } => {
+            // 0.4 · 0.01 m / 2 m/s = 2e-3 s.
+            assert_eq!((h, block_name, particle), (1e-2, "xpbi", Some(3)));
+            assert!((bound - 2e-3).abs() < 1e-15, "{bound}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(sim.particles().x, before);
+    // Every step is below the bound of the state it starts from.
+    let mut worst = 0.0_f64;
+    let r = sim
+        .advance(1e-2, &AdaptiveStepping::new(1e-2), |p, dt| {
+            let v = p.v.iter().map(|v| v.norm()).fold(0.0, f64::max);
+            worst = worst.max(dt * v / dx);
+        })
+        .unwrap();
+    assert!(worst <= 0.4 * (1.0 + 1e-12), "Courant {worst}");
+    assert!(r.steps >= 2 && r.dt_min <= 2e-3, "{r:?}");
+    assert!((sim.time() - 1e-2).abs() < 1e-15);
+}
+
 /// The snow disc of the step-size study at Δx = 2.5 mm: Δt = 5e-4 s is Courant 0.6 at the
 /// 3 m/s throw, past the bound `0.4 Δx / max|v|` = 3.33e-4 s, and is refused before the first
 /// step (under the earlier bound `0.4 · support / max|v|` it ran and lost 57 % of the

@@ -12,7 +12,7 @@ use xpbi_continuum::continuum::SweepOrder;
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
-    /// The reference cloth scene of issue 2: N×N cloth, 1 m², 1 kg, pinned at two corners,
+    /// The reference cloth scene: N×N cloth, 1 m², 1 kg, pinned at two corners,
     /// compliance 0, Δt = 1/60 s, 10 substeps × 1 iteration, 120 frames, f64.
     Cloth {
         /// Particles per side.
@@ -33,7 +33,7 @@ pub enum BenchCommand {
         #[arg(long, default_value = "constraints")]
         colouring: String,
     },
-    /// The 3D sand column of issue 5: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³, E = 3.5e5 Pa,
+    /// The 3D sand column: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³, E = 3.5e5 Pa,
     /// ν = 0.3, friction angle 30°, ground friction 0.5, released at rest; spacing chosen to
     /// give N particles. Prints timings (neighbour search, µs per particle per iteration,
     /// whole step), memory per particle and the observables at the end.
@@ -77,7 +77,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         } => {
             if material != "sand" {
                 bail!(
-                    "--material {material:?} is not benchmarked yet: only `sand` (the 3D sand column of issue 5)"
+                    "--material {material:?} is not benchmarked yet: only `sand` (the 3D sand column)"
                 );
             }
             if particles < 8 {

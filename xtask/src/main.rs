@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod cantilever;
+mod collapse;
 mod convergence;
 mod plot;
 mod report;
@@ -33,17 +34,20 @@ enum Command {
     Bench(bench::BenchCommand),
     /// One cantilever (FEM oracle, XPBD tets or XPBI particles); one JSON line.
     Cantilever(cantilever::CantileverArgs),
-    /// The cantilever convergence study of issue 6; JSON under target/report/.
+    /// One granular column collapse (step, iterations, resolution, base friction); one JSON line
+    /// with the deposit and the cost of a simulated second.
+    Collapse(collapse::CollapseArgs),
+    /// The cantilever convergence study (FEM oracle vs XPBD solvers); JSON under target/report/.
     Convergence(convergence::ConvergenceArgs),
     /// Convergence study + validation scenes + benchmark pass → target/report/{index.html,report.md}.
     Report(report::ReportArgs),
-    /// Runs a scene file with a progress bar and writes its frames (issue 8).
+    /// Runs a scene file with a progress bar and writes its frames.
     Run(scene_cmd::RunArgs),
-    /// Writes DIR/index.html, a self-contained 3D player of DIR's frames (issue 8).
+    /// Writes DIR/index.html, a self-contained 3D player of DIR's frames.
     View(viewer::ViewArgs),
-    /// 10^5-step soak of a small cloth-on-sphere scene: finite, bounded energy (issue 8).
+    /// 10^5-step soak of a small cloth-on-sphere scene: finite, bounded energy.
     Soak(scene_cmd::SoakArgs),
-    /// Runs the cargo-fuzz targets in fuzz/ for a fixed time each (issue 8).
+    /// Runs the cargo-fuzz targets in fuzz/ for a fixed time each.
     Fuzz(scene_cmd::FuzzArgs),
 }
 
@@ -52,6 +56,7 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Bench(cmd) => bench::run(cmd),
         Command::Cantilever(args) => cantilever::run_command(args),
+        Command::Collapse(args) => collapse::run_command(args),
         Command::Convergence(args) => convergence::run_command(args),
         Command::Report(args) => report::run_command(args),
         Command::Run(args) => scene_cmd::run_command(args),
