@@ -1,39 +1,55 @@
 //! `cargo xtask run | view | soak | fuzz` (issue 8): scene files, the frame viewer, the
 //! long-run soak and the fuzzing driver.
 
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use xpbd_scene::{BuiltScene, Checkpoint};
+use xpbd_scene::runner::{RunSource, run_with};
+use xpbd_scene::{BuiltScene, Checkpoint, SceneFile, build_scene};
 
-/// `cargo xtask run SCENE --out DIR`.
+/// `cargo xtask run SCENE --out DIR`, or `cargo xtask run [SCENE] --resume CKPT --out DIR`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The scene file (TOML), e.g. scenes/cloth_on_sphere.toml.
-    pub scene: PathBuf,
-    /// Output folder for frames (created).
+    /// The scene file (TOML), e.g. scenes/cloth_on_sphere.toml. With --resume it may be left
+    /// out; if given, its text must be the one the checkpoint was written from.
+    #[arg(required_unless_present = "resume")]
+    pub scene: Option<PathBuf>,
+    /// Output folder for frames, checkpoints and run.json (created; a file there is an error).
     #[arg(long)]
     pub out: PathBuf,
-    /// Also write DIR/checkpoint_NNNNN.ckpt every this many frames.
+    /// Also write DIR/checkpoint_NNNNN.ckpt every this many frames (at least 1).
     #[arg(long)]
-    pub checkpoint_every: Option<usize>,
-    /// Continue from a checkpoint instead of frame 0 (SCENE is then only used for its name).
+    pub checkpoint_every: Option<NonZeroUsize>,
+    /// Continue from a checkpoint instead of frame 0: the scene run is the checkpoint's own
+    /// (its stored text and scene path, with the mesh files checked against its fingerprints).
     #[arg(long)]
     pub resume: Option<PathBuf>,
 }
 
-/// Runs a scene with a progress bar; prints one JSON line.
+/// Runs a scene with a progress bar ([`xpbd_scene::runner::run_with`]: atomic frames and
+/// checkpoints, DIR/run.json); prints one JSON line.
 pub fn run_command(args: RunArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.scene)
-        .with_context(|| format!("reading {}", args.scene.display()))?;
-    let mut scene = match &args.resume {
-        Some(ckpt) => Checkpoint::load(ckpt)?.restore()?,
-        None => BuiltScene::load(&args.scene)?,
+    let (text, scene_path, mut scene) = match (&args.resume, &args.scene) {
+        (Some(ckpt), given) => {
+            let c = Checkpoint::load(ckpt)?;
+            if let Some(given) = given {
+                c.verify_scene_file(given, ckpt)?;
+            }
+            let built = c.restore()?;
+            (c.scene_text, c.scene_path, built)
+        }
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let built = build_scene(SceneFile::parse(&text, path)?, path)?;
+            (text, path.clone(), built)
+        }
+        (None, None) => bail!("a SCENE file or --resume CKPT is needed"),
     };
-    std::fs::create_dir_all(&args.out)?;
     let frames = scene.scene.time.frames;
     let bar = ProgressBar::new(frames as u64).with_position(scene.frame as u64);
     bar.set_style(
@@ -42,35 +58,22 @@ pub fn run_command(args: RunArgs) -> Result<()> {
     );
     bar.set_message(scene.scene.name.clone());
     let start = Instant::now();
-    let every = scene.scene.output.every;
-    let mut files = 0;
-    if scene.frame == 0 {
-        files += xpbd_scene::runner::write_frame(&scene, &args.out)?.len();
-    }
-    while scene.frame < frames {
-        let frame = scene.frame + 1;
-        scene
-            .advance_frame()
-            .map_err(|source| xpbd_scene::RunError::Step { frame, source })?;
-        if scene.frame % every == 0 {
-            files += xpbd_scene::runner::write_frame(&scene, &args.out)?.len();
-        }
-        if let Some(k) = args.checkpoint_every
-            && k > 0
-            && scene.frame % k == 0
-        {
-            let path = args.out.join(format!("checkpoint_{:05}.ckpt", scene.frame));
-            Checkpoint::capture(&scene, &text, &args.scene).save(&path)?;
-        }
-        bar.set_position(scene.frame as u64);
-    }
+    let source = RunSource {
+        path: &scene_path,
+        text: &text,
+        checkpoint_every: args.checkpoint_every,
+    };
+    let outcome = run_with(&mut scene, &args.out, Some(source), |f| {
+        bar.set_position(f as u64)
+    })?;
     bar.finish();
     let secs = start.elapsed().as_secs_f64();
     println!(
         "{}",
         serde_json::json!({
-            "command": "run", "scene": args.scene, "out": args.out, "frames": scene.frame,
-            "particles": scene.sim.particles().len(), "files": files, "seconds": secs,
+            "command": "run", "scene": scene_path, "out": args.out, "frames": scene.frame,
+            "particles": scene.sim.particles().len(), "files": outcome.files,
+            "checkpoints": outcome.checkpoints, "seconds": secs,
         })
     );
     Ok(())

@@ -1,5 +1,6 @@
 //! `cargo xtask view DIR`: writes DIR/index.html, a self-contained three.js player of the
-//! frames in DIR (frame_NNNNN.vtk, else .ply), and optionally screenshots it in headless
+//! frames DIR/run.json lists (frame_NNNNN.vtk, else .ply; stale frames of an earlier run in
+//! the same folder are not listed, so not shown), and optionally screenshots it in headless
 //! Chromium and checks that something was drawn.
 
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use xpbd_scene::export::{Topology, read_vtk};
 use xpbd_scene::import::{ImportedMesh, parse_ply};
+use xpbd_scene::runner::RunManifest;
 
 /// Debian's `chromium` package.
 pub const CHROMIUM: &str = "/usr/bin/chromium";
@@ -27,7 +29,7 @@ pub struct ViewArgs {
 }
 
 fn load_frame(path: &Path) -> Result<ImportedMesh> {
-    let bytes = std::fs::read(path)?;
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let name = path.display().to_string();
     Ok(match path.extension().and_then(|e| e.to_str()) {
         Some("vtk") => read_vtk(&bytes, &name)?,
@@ -35,27 +37,30 @@ fn load_frame(path: &Path) -> Result<ImportedMesh> {
     })
 }
 
-/// Writes DIR/index.html; returns its path.
-pub fn write_page(dir: &Path) -> Result<PathBuf> {
-    let mut frames: Vec<PathBuf> = Vec::new();
+/// The frames DIR's run manifest (DIR/run.json, written by `cargo xtask run`) lists, as
+/// (simulation frame, path), VTK if the run wrote VTK, else PLY. Frame files that the
+/// manifest does not list (left by an earlier run) are not returned; a folder without a
+/// manifest is refused.
+pub fn frame_files(dir: &Path) -> Result<Vec<(usize, PathBuf)>> {
+    let manifest = RunManifest::load(dir)
+        .context("the viewer plays the frames listed in run.json (written by `cargo xtask run`)")?;
+    let mut frames = Vec::new();
     for ext in ["vtk", "ply"] {
-        frames = std::fs::read_dir(dir)
-            .with_context(|| format!("reading {}", dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.extension().is_some_and(|e| e == ext)
-                    && p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with("frame_"))
-            })
-            .collect();
+        frames = manifest.frame_files(dir, ext);
         if !frames.is_empty() {
             break;
         }
     }
-    frames.sort();
-    let Some(first) = frames.first() else {
-        bail!("{}: no frame_*.vtk or frame_*.ply files", dir.display());
-    };
+    if frames.is_empty() {
+        bail!("{}: run.json lists no .vtk or .ply frames", dir.display());
+    }
+    Ok(frames)
+}
+
+/// Writes DIR/index.html, playing the frames of [`frame_files`]; returns its path.
+pub fn write_page(dir: &Path) -> Result<PathBuf> {
+    let frames = frame_files(dir)?;
+    let first = &frames[0].1;
     let mesh = load_frame(first)?;
     let topo = Topology {
         triangles: mesh.triangles.clone(),
@@ -65,7 +70,7 @@ pub fn write_page(dir: &Path) -> Result<PathBuf> {
     let triangles: Vec<usize> = topo.surface_triangles().into_iter().flatten().collect();
     let segments: Vec<usize> = mesh.segments.iter().flatten().copied().collect();
     let mut json_frames = Vec::new();
-    for (k, path) in frames.iter().enumerate() {
+    for (index, path) in &frames {
         let m = load_frame(path)?;
         if m.vertices.len() != mesh.vertices.len() {
             bail!(
@@ -81,15 +86,6 @@ pub fn write_page(dir: &Path) -> Result<PathBuf> {
             .iter()
             .flat_map(|v| [v.x as f32, v.y as f32, v.z as f32])
             .collect();
-        let index: f64 = path
-            .file_stem()
-            .and_then(|s| {
-                s.to_string_lossy()
-                    .trim_start_matches("frame_")
-                    .parse()
-                    .ok()
-            })
-            .unwrap_or(k as f64);
         json_frames.push(serde_json::json!({ "t": index, "x": x }));
     }
     let name = dir
@@ -114,7 +110,8 @@ pub fn write_page(dir: &Path) -> Result<PathBuf> {
 "#
     );
     let out = dir.join("index.html");
-    std::fs::write(&out, html)?;
+    xpbd_scene::export::write_atomic(&out, html.as_bytes())
+        .with_context(|| format!("writing {}", out.display()))?;
     Ok(out)
 }
 
