@@ -29,6 +29,11 @@
 //! dt = 0.016666666666666666   # s, per step
 //! frames = 150
 //! steps_per_frame = 1         # optional, default 1
+//! # adaptive = true           # optional; default: true with a [[continuum]], false otherwise.
+//! #                           # Each dt is advanced in steps of at most dt_max below every
+//! #                           # block's bound (XPBI: CFL 0.4 Δx / max|v|); a failing step is
+//! #                           # retried at half its size. false: fixed steps of dt.
+//! # dt_max = 2.5e-4           # optional, s; default dt
 //!
 //! [solver]                    # optional, as is each field; these are the defaults
 //! substeps = 10
@@ -100,9 +105,12 @@
 //! velocity = [0.0, 0.0, 0.0]  # initial, m/s
 //! # pin = { min = [...], max = [...] }   # particles in this box are pinned
 //! # grips = [{ min = [...], max = [...], velocity = [0.05, 0, 0] }]   # kinematic boxes
-//! # xpbi = { support_over_spacing = 2.0, xsph = 0.01, plasticity_in_loop = true,
+//! # xpbi = { support_over_spacing = 2.0, xsph_rate = 100.0, plasticity_in_loop = true,
 //! #          position_correction = true, pinv_threshold = 0.01, cfl = 0.4,
 //! #          min_distance_ratio = 0.5, kernel_frame = "current" }   # or "reference"
+//! #   xsph_rate: XSPH as a rate κ (1/s), c = 1 − e^{−κΔt} per step, the same smoothing per
+//! #   unit time at any step; or xsph = c, the paper's per-step coefficient (0.01), whose
+//! #   smoothing per unit time grows as the step shrinks.
 //!
 //! [[collider]]                # static; shape = plane | sphere | box | capsule
 //! shape = { sphere = { radius = 0.3 } }

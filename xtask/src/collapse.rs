@@ -32,6 +32,12 @@ pub struct CollapseArgs {
     /// XSPH rate κ (1/s); absent: the library default.
     #[arg(long)]
     pub xsph_rate: Option<f64>,
+    /// Turn XPBI's position correction off (pairs kept ≥ 0.75 r apart).
+    #[arg(long)]
+    pub no_position_correction: bool,
+    /// XSPH as the paper's per-step coefficient c instead of a rate.
+    #[arg(long)]
+    pub xsph_per_step: Option<f64>,
     /// Worker threads (results do not depend on it).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -41,9 +47,9 @@ pub struct CollapseArgs {
 }
 
 /// The deposit of one collapse and what it cost.
-#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CollapseLine {
-    pub scene: &'static str,
+    pub scene: String,
     pub particles: usize,
     pub spacing_m: f64,
     pub dt_max_s: f64,
@@ -67,6 +73,25 @@ pub struct CollapseLine {
     pub us_per_particle_simulated_second: f64,
 }
 
+impl CollapseArgs {
+    /// The scene's defaults with another step cap, iteration count and spacing.
+    pub fn new(dt_max: f64, iterations: usize, spacing: f64) -> Self {
+        Self {
+            dt_max,
+            iterations,
+            spacing,
+            seconds: 1.2,
+            friction: 0.6,
+            xsph_rate: None,
+            no_position_correction: false,
+            xsph_per_step: None,
+            threads: 1,
+            scene: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../scenes/sand_collapse_3d.toml"),
+        }
+    }
+}
+
 pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
     let mut scene = SceneFile::load(&args.scene)?;
     let (r0, h0) = match scene.continuum.first().map(|c| &c.region) {
@@ -86,6 +111,12 @@ pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
     if let Some(k) = args.xsph_rate {
         scene.continuum[0].xpbi.xsph_rate = Some(k);
     }
+    if let Some(c) = args.xsph_per_step {
+        scene.continuum[0].xpbi.xsph = Some(c);
+    }
+    if args.no_position_correction {
+        scene.continuum[0].xpbi.position_correction = false;
+    }
     if let Some(c) = scene.contacts.as_mut() {
         c.radius = 0.5 * args.spacing;
     }
@@ -103,7 +134,7 @@ pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
     let r: Vec<f64> = x.iter().map(|p| p.xy().norm()).collect();
     let ob = pile_observables(x, &Vector::<3>::zeros(), args.spacing);
     Ok(CollapseLine {
-        scene: "xpbi_collapse_3d",
+        scene: "xpbi_collapse_3d".into(),
         particles: n,
         spacing_m: args.spacing,
         dt_max_s: args.dt_max,

@@ -13,7 +13,9 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 use xtask::study::{Analysis, Kind, Series, StudyOutput, Tier, study_beam};
 
+mod collapse_study;
 mod repose_table;
+use collapse_study::{CollapseStudy, collapse_study, write_collapse_section};
 use repose_table::write_repose_table;
 
 use crate::bench::{ClothBenchLine, bench_cloth};
@@ -25,7 +27,7 @@ use crate::scenes::{
 };
 
 /// Report sections (`--only`).
-pub const SECTIONS: [&str; 8] = [
+pub const SECTIONS: [&str; 9] = [
     "convergence",
     "chain",
     "incline",
@@ -33,6 +35,7 @@ pub const SECTIONS: [&str; 8] = [
     "repose",
     "uniformity",
     "snow",
+    "collapse",
     "bench",
 ];
 
@@ -53,7 +56,7 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 0)]
     jobs: usize,
     /// Run one section only: convergence | chain | incline | sand | repose | uniformity | snow |
-    /// bench.
+    /// collapse | bench.
     #[arg(long)]
     only: Option<String>,
     /// Output directory.
@@ -138,6 +141,9 @@ pub struct Summary {
     /// Snow step-size robustness.
     #[serde(default)]
     pub snow: Option<SnowResult>,
+    /// Column collapse: deposit against Δt, iterations and resolution, and its cost.
+    #[serde(default)]
+    pub collapse: Option<CollapseStudy>,
     /// Cloth benchmark lines.
     pub bench: Vec<ClothBenchLine>,
     /// Sections skipped, with the reason.
@@ -178,6 +184,7 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
         repose: vec![],
         uniformity: vec![],
         snow: None,
+        collapse: None,
         bench: vec![],
         skipped: vec![],
         key_figures: BTreeMap::new(),
@@ -230,6 +237,22 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
     if want("snow") {
         eprintln!("scene: snow step-size robustness");
         s.snow = Some(snow_robustness(a.quick)?);
+    }
+    if want("collapse") {
+        if a.quick {
+            s.skipped.push(
+                "collapse (accuracy vs cost of the column collapse): full tier only, ≈ 12 min; the Δt-halving check at Δx = 1 cm runs in the test suite (xpbd-scene/tests/collapse.rs)".into(),
+            );
+        } else {
+            eprintln!("scene: column collapse, accuracy vs cost");
+            let (study, svg) = collapse_study(&a.out)?;
+            s.figures.push((
+                svg,
+                "Column collapse: runout error against the finest step vs µs per particle per simulated second; MLS-MPM for reference".into(),
+                "cargo xtask report --only collapse".into(),
+            ));
+            s.collapse = Some(study);
+        }
     }
     if want("bench") {
         eprintln!("bench: cloth");
@@ -333,7 +356,8 @@ pub struct Tolerance {
 /// * Angle of repose slopes ±10° in the quick tier, ±4° in the full one: pouring is chaotic and
 ///   a 200-particle heap's flanks differ by up to 19° (measured; the same code in the dev and
 ///   release profiles gave 16.5/23.1/33.5° and 14.9/30.6/49.0°), an 800-particle heap's by ~2°;
-///   snow relative differences ±0.1 (the splash is chaotic, see `xpbi_continuum::snow`).
+///   snow relative differences ±0.1 (the splash is chaotic, see `xpbi_continuum::snow`);
+///   collapse runout ±0.05, its Δt-halving change at most 0.02 above the baseline.
 /// * Timings are reported, never checked.
 fn bless(k: &BTreeMap<String, f64>, tier: Tier) -> BTreeMap<String, Tolerance> {
     k.iter()
@@ -384,6 +408,21 @@ fn bless(k: &BTreeMap<String, f64>, tier: Tier) -> BTreeMap<String, Tolerance> {
                 Tolerance {
                     value: v,
                     abs: if tier == Tier::Quick { 10.0 } else { 4.0 },
+                    rel: 0.0,
+                    upper: false,
+                }
+            } else if name == "collapse.halving_change" {
+                // The Δt-halving change of the deposit may not grow past 2 % points more.
+                Tolerance {
+                    value: v,
+                    abs: 0.02,
+                    rel: 0.0,
+                    upper: true,
+                }
+            } else if name.starts_with("collapse.") {
+                Tolerance {
+                    value: v,
+                    abs: 0.05,
                     rel: 0.0,
                     upper: false,
                 }
@@ -515,6 +554,10 @@ fn key_figures(s: &Summary) -> BTreeMap<String, f64> {
             format!("uniformity.{tag}.interior_std_max"),
             u.interior_std_max,
         );
+    }
+    if let Some(c) = &s.collapse {
+        k.insert("collapse.halving_change".into(), c.halving_change);
+        k.insert("collapse.runout".into(), c.runs[2].runout);
     }
     if let Some(sn) = &s.snow {
         k.insert("snow.footprint_difference".into(), sn.footprint_difference);
@@ -865,6 +908,17 @@ fn markdown(s: &Summary) -> String {
             } else {
                 ""
             }
+        );
+    }
+    if let Some(c) = &s.collapse {
+        write_collapse_section(
+            &mut m,
+            c,
+            if s.tier == Tier::Quick {
+                " --quick"
+            } else {
+                ""
+            },
         );
     }
     for sk in &s.skipped {
