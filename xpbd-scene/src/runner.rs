@@ -136,7 +136,12 @@ pub fn prepare_dir(dir: &Path) -> Result<(), ExportError> {
                     file: a.to_path_buf(),
                 });
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // Missing, or under a file (ENOTDIR): look at the parent.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) => {}
             Err(e) if k == 0 => {
                 return Err(ExportError::Io {
                     file: a.to_path_buf(),
