@@ -208,3 +208,115 @@ pub fn fuzz_command(args: FuzzArgs) -> Result<()> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    //! Issue 20, classes 4 and 5, through `cargo xtask run`'s arguments and driver.
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    const TINY: &str = "name = 'rope'\n[time]\ndt = 0.01\nframes = 3\n\
+        [materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n\
+        [[rope]]\nmaterial = 'steel'\nlinks = 4\nstart = [0.0, 0.0, 1.0]\nend = [1.0, 0.0, 1.0]\n\
+        radius = 0.001\npin_start = true\n[output]\nformats = ['vtk']\nevery = 1\n";
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("xtask-run-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn args(scene: Option<&Path>, out: &Path, resume: Option<&Path>) -> RunArgs {
+        RunArgs {
+            scene: scene.map(Path::to_path_buf),
+            out: out.to_path_buf(),
+            checkpoint_every: NonZeroUsize::new(1),
+            resume: resume.map(Path::to_path_buf),
+        }
+    }
+
+    /// `--checkpoint-every 0` is refused by the argument parser (it used to write no
+    /// checkpoint, silently); SCENE may be left out only with `--resume`.
+    #[test]
+    fn checkpoint_every_zero_is_refused() {
+        let parse = |a: &[&str]| Cli::try_parse_from([&["run"], a].concat());
+        let e = parse(&["s.toml", "--out", "o", "--checkpoint-every", "0"]).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::ValueValidation, "{e}");
+        assert!(e.to_string().contains("--checkpoint-every"), "{e}");
+        let ok = parse(&["s.toml", "--out", "o", "--checkpoint-every", "1"]).unwrap();
+        assert_eq!(ok.run.checkpoint_every.map(NonZeroUsize::get), Some(1));
+        assert!(parse(&["--out", "o"]).is_err());
+        assert!(
+            parse(&["--out", "o", "--resume", "a.ckpt"])
+                .unwrap()
+                .run
+                .scene
+                .is_none()
+        );
+    }
+
+    /// `run B --resume A.ckpt` (B another text) is an error naming B and the checkpoint, and
+    /// writes nothing; `run --resume A.ckpt` runs A (it used to run A while reporting B, then
+    /// write checkpoints with B's text): its checkpoints carry A's text and path, and its
+    /// run.json names A and lists the frames written after the checkpoint.
+    #[test]
+    fn resume_runs_the_checkpoints_scene_and_refuses_another() {
+        let dir = tmp("resume");
+        let (a, b) = (dir.join("a.toml"), dir.join("b.toml"));
+        std::fs::write(&a, TINY).unwrap();
+        std::fs::write(&b, TINY.replace("dt = 0.01", "dt = 0.02")).unwrap();
+        let (first, second) = (dir.join("first"), dir.join("second"));
+        run_command(args(Some(&a), &first, None)).unwrap();
+        let ckpt = first.join("checkpoint_00001.ckpt");
+        let e = run_command(args(Some(&b), &second, Some(&ckpt))).unwrap_err();
+        let msg = format!("{e:#}");
+        for p in [&b, &ckpt, &a] {
+            assert!(
+                msg.contains(&p.display().to_string()),
+                "{msg} lacks {}",
+                p.display()
+            );
+        }
+        assert!(
+            !second.exists(),
+            "the refused run wrote {}",
+            second.display()
+        );
+        run_command(args(Some(&a), &second, Some(&ckpt))).unwrap();
+        run_command(args(None, &second, Some(&ckpt))).unwrap();
+        let c = Checkpoint::load(&second.join("checkpoint_00003.ckpt")).unwrap();
+        assert_eq!(
+            (c.scene_text.as_str(), c.scene_path.as_path(), c.frame),
+            (TINY, a.as_path(), 3)
+        );
+        let m = xpbd_scene::runner::RunManifest::load(&second).unwrap();
+        assert_eq!(m.scene.as_deref(), Some(a.as_path()));
+        let frames: Vec<usize> = m.written.iter().map(|w| w.frame).collect();
+        assert_eq!(frames, [2, 3]);
+    }
+
+    /// `--out` naming a file, or a folder under one, is an error naming the file (it was
+    /// `File exists (os error 17)` with no path).
+    #[test]
+    fn out_that_is_a_file_is_an_error_naming_it() {
+        let dir = tmp("out-file");
+        let scene = dir.join("a.toml");
+        std::fs::write(&scene, TINY).unwrap();
+        let file = dir.join("taken");
+        std::fs::write(&file, "x").unwrap();
+        for out in [file.clone(), file.join("sub")] {
+            let e = run_command(args(Some(&scene), &out, None)).unwrap_err();
+            let msg = format!("{e:#}");
+            assert!(msg.contains(&file.display().to_string()), "{msg}");
+            assert!(msg.contains("not a folder"), "{msg}");
+        }
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+    }
+}

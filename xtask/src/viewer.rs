@@ -256,4 +256,39 @@ mod tests {
         assert_eq!(control, 0.0, "the blank control page counts body pixels");
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// A shorter run into the folder of a longer one: the page plays only the shorter run's
+    /// frames (0, 1, 2), not the longer run's stale frames 3 and 4 left on disk (they used to be
+    /// played as one sequence). A folder of frames without run.json is refused, naming it.
+    #[test]
+    fn page_plays_only_the_frames_of_the_last_run_in_the_folder() {
+        let dir = std::env::temp_dir().join(format!("xtask-viewer-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let text = |frames: usize| {
+            format!(
+                "name = 'r'\n[time]\ndt = 0.01\nframes = {frames}\n\
+                 [materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n\
+                 [[rope]]\nmaterial = 'steel'\nlinks = 4\nstart = [0.0, 0.0, 1.0]\n\
+                 end = [1.0, 0.0, 1.0]\nradius = 0.001\npin_start = true\n"
+            )
+        };
+        let path = dir.join("r.toml");
+        for frames in [4, 2] {
+            let scene = xpbd_scene::SceneFile::parse(&text(frames), &path).unwrap();
+            let mut built = xpbd_scene::build_scene(scene, &path).unwrap();
+            xpbd_scene::runner::run(&mut built, &dir, |_| {}).unwrap();
+        }
+        assert!(dir.join("frame_00004.vtk").exists());
+        let shown: Vec<usize> = frame_files(&dir).unwrap().iter().map(|f| f.0).collect();
+        assert_eq!(shown, [0, 1, 2]);
+        let html = std::fs::read_to_string(write_page(&dir).unwrap()).unwrap();
+        assert_eq!(html.matches("\"t\":").count(), 3);
+        std::fs::remove_file(dir.join("run.json")).unwrap();
+        let e = format!("{:#}", write_page(&dir).unwrap_err());
+        assert!(
+            e.contains(&dir.join("run.json").display().to_string()),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
