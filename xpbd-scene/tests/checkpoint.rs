@@ -428,3 +428,55 @@ fn scene_file_given_with_a_checkpoint_must_be_its_scene() {
         );
     }
 }
+
+/// A TetGen mesh is two files: an edit of the `.ele` beside the `.node` (the tets, not named in
+/// the scene) is refused with the `.ele`'s path.
+#[test]
+fn tetgen_ele_edited_after_checkpointing_is_refused() {
+    let dir = common::tmp_dir("ckpt-tetgen");
+    let scene_path = dir.join("tet.toml");
+    let text = "name = 'tet'\n[time]\ndt = 0.01\nframes = 2\n\
+        [materials.rubber]\ndensity = 1000.0\nyoungs = 1e5\n\
+        [[mesh]]\nmaterial = 'rubber'\npath = 'tet.node'\nkind = 'soft'\npins = [0]\n";
+    std::fs::write(&scene_path, text).unwrap();
+    std::fs::write(
+        dir.join("tet.node"),
+        "4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n",
+    )
+    .unwrap();
+    let ele = dir.join("tet.ele");
+    std::fs::write(&ele, "1 4 0\n1 1 2 3 4\n").unwrap();
+    let mut s = BuiltScene::load(&scene_path).unwrap();
+    s.advance_frame().unwrap();
+    let c = Checkpoint::capture(&s, text, &scene_path);
+    let listed: Vec<_> = c.meshes.iter().map(|m| m.path.clone()).collect();
+    assert_eq!(listed, [dir.join("tet.node"), ele.clone()]);
+    c.restore().unwrap();
+    std::fs::write(&ele, "1 4 0\n1 1 2 3 4\n# edited\n").unwrap();
+    let e = c.restore().unwrap_err();
+    assert!(
+        matches!(&e, xpbd_scene::CheckpointError::MeshChanged { mesh, .. } if *mesh == ele),
+        "{e}"
+    );
+}
+
+/// A mesh that cannot be read when the checkpoint is captured cannot be fingerprinted: saving
+/// is refused with the mesh's path and no file is written (it would be refused on restore).
+#[test]
+fn checkpoint_of_an_unreadable_mesh_is_not_saved() {
+    let dir = common::tmp_dir("ckpt-mesh-gone");
+    let (scene_path, mesh) = (dir.join("sheet.toml"), dir.join("sheet.obj"));
+    std::fs::write(&scene_path, MESH_SCENE).unwrap();
+    std::fs::write(&mesh, SHEET).unwrap();
+    let s = BuiltScene::load(&scene_path).unwrap();
+    std::fs::remove_file(&mesh).unwrap();
+    let c = Checkpoint::capture(&s, MESH_SCENE, &scene_path);
+    assert!(c.meshes[0].sha256.is_err());
+    let file = dir.join("k.ckpt");
+    let e = c.save(&file).unwrap_err();
+    assert!(
+        matches!(&e, xpbd_scene::CheckpointError::Io { file: m, .. } if *m == mesh),
+        "{e}"
+    );
+    assert!(!file.exists());
+}
