@@ -1,6 +1,6 @@
 //! # xpbd-scene
 //!
-//! The library in a user's pipeline (issue 8): scene files, exchange formats and checkpoints
+//! The library in a user's pipeline: scene files, exchange formats and checkpoints
 //! for [`xpbd_core`], kept out of the math crates so their users do not pull file-format
 //! dependencies.
 //!

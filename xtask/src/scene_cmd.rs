@@ -1,4 +1,4 @@
-//! `cargo xtask run | view | soak | fuzz` (issue 8): scene files, the frame viewer, the
+//! `cargo xtask run | view | soak | fuzz`: scene files, the frame viewer, the
 //! long-run soak and the fuzzing driver.
 
 use std::num::NonZeroUsize;
@@ -74,6 +74,9 @@ pub fn run_command(args: RunArgs) -> Result<()> {
             "command": "run", "scene": scene_path, "out": args.out, "frames": scene.frame,
             "particles": scene.sim.particles().len(), "files": outcome.files,
             "checkpoints": outcome.checkpoints, "seconds": secs,
+            "adaptive": scene.scene.time.is_adaptive(!scene.continua.is_empty()),
+            "steps": scene.steps.steps, "dt_min_s": scene.steps.dt_min,
+            "dt_max_s": scene.steps.dt_max, "halvings": scene.steps.halvings,
         })
     );
     Ok(())
@@ -211,7 +214,7 @@ pub fn fuzz_command(args: FuzzArgs) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    //! Issue 20, classes 4 and 5, through `cargo xtask run`'s arguments and driver.
+    //! Checkpoint integrity and output safety through `cargo xtask run`'s arguments and driver.
     use super::*;
     use clap::Parser;
 
