@@ -126,7 +126,7 @@ impl<const D: usize> Simulation<D> {
     pub(super) fn check_substep_bounds(&self, h: f64) -> Result<(), StepError> {
         for (i, b) in self.blocks.iter().enumerate() {
             if let Some(bound) = b.max_substep(&self.particles)
-                && !(h <= bound.h)
+                && (h > bound.h || bound.h.is_nan())
             {
                 return Err(over_bound(h, i, b.name(), bound));
             }
@@ -141,7 +141,7 @@ impl<const D: usize> Simulation<D> {
         // (1e-4 s in steps of 2.5e-5 s is 4 steps, although 1e-4 / 2.5e-5 rounds above 4).
         let mut n = (remaining / cap * (1.0 - 1e-12)).ceil().max(1.0);
         if let Some((i, bound)) = self.substep_bound() {
-            if !(bound.h > 0.0) {
+            if bound.h.is_nan() || bound.h <= 0.0 {
                 return Err(over_bound(
                     remaining / self.settings.substeps as f64,
                     i,
