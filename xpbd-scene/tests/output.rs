@@ -64,9 +64,18 @@ fn failed_frame_write_leaves_the_previous_frame_and_no_truncated_file() {
         .arg(&exe)
         .arg(TEST)
         .env(CHILD, &dir)
-        .status()
+        // Pipes, not inherited descriptors: a file the harness's output goes to may already be
+        // past the size limit, and the child's own prints would then fail.
+        .stdin(std::process::Stdio::null())
+        .output()
         .unwrap();
-    assert!(status.success(), "the child run failed: {status}");
+    assert!(
+        status.status.success(),
+        "the child run failed: {}\n{}\n{}",
+        status.status,
+        String::from_utf8_lossy(&status.stdout),
+        String::from_utf8_lossy(&status.stderr)
+    );
     assert_eq!(
         std::fs::read_to_string(&frame).unwrap(),
         "the previous frame"
