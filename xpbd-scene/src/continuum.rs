@@ -108,7 +108,7 @@ pub struct XpbiSection {
     /// XSPH as the paper's per-step coefficient c ∈ [0, 1]; its effect per unit time is ∝ c/Δt,
     /// so results change with the step. Absent by default: `xsph_rate` is used.
     pub xsph: Option<f64>,
-    /// XSPH as a relaxation rate κ (1/s, default 100 = c 0.01 at Δt = 1e-4 s): c = 1 − e^{−κΔt}
+    /// XSPH as a relaxation rate κ (1/s, default ≈ 100.5: c = 0.01 at Δt = 1e-4 s): c = 1 − e^{−κΔt}
     /// per step, the same smoothing per unit time at any step (`xpbi_continuum::xsph`). Not
     /// together with `xsph`.
     pub xsph_rate: Option<f64>,

@@ -105,7 +105,7 @@
 //! velocity = [0.0, 0.0, 0.0]  # initial, m/s
 //! # pin = { min = [...], max = [...] }   # particles in this box are pinned
 //! # grips = [{ min = [...], max = [...], velocity = [0.05, 0, 0] }]   # kinematic boxes
-//! # xpbi = { support_over_spacing = 2.0, xsph_rate = 100.0, plasticity_in_loop = true,
+//! # xpbi = { support_over_spacing = 2.0, xsph_rate = 100.5, plasticity_in_loop = true,
 //! #          position_correction = true, pinv_threshold = 0.01, cfl = 0.4,
 //! #          min_distance_ratio = 0.5, kernel_frame = "current" }   # or "reference"
 //! #   xsph_rate: XSPH as a rate κ (1/s), c = 1 − e^{−κΔt} per step, the same smoothing per

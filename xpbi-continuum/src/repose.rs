@@ -157,8 +157,8 @@ pub struct ReposeConfig {
     pub settle_time: f64,
     /// Coulomb coefficient of the plate.
     pub ground_friction: f64,
-    /// XSPH velocity smoothing. The tiers use the rate `κ = 0.01 / Δt` of their own step, the
-    /// smoothing per unit time of the paper's c = 0.01 at that step, with which their slopes were
+    /// XSPH velocity smoothing. The tiers use the rate whose coefficient at their own step is
+    /// the paper's c = 0.01 ([`crate::xsph::Xsph::matching`]), with which their slopes were
     /// measured; as a rate it no longer changes when Δt does.
     pub xsph: crate::xsph::Xsph,
     /// XPBI position correction on/off.
@@ -207,7 +207,7 @@ impl ReposeConfig {
             inlet_height: 0.1,
             settle_time: 1.0,
             ground_friction: 1.0,
-            xsph: crate::xsph::Xsph::Rate(0.01 / 5e-4),
+            xsph: crate::xsph::Xsph::matching(0.01, 5e-4),
             spacing_constraints: true,
             threads: 1,
             plane_calibrated: true,
@@ -221,7 +221,7 @@ impl ReposeConfig {
         Self {
             spacing: 0.0025,
             dt: 2.5e-4,
-            xsph: crate::xsph::Xsph::Rate(0.01 / 2.5e-4),
+            xsph: crate::xsph::Xsph::matching(0.01, 2.5e-4),
             ..Self::quick(friction_angle)
         }
     }
@@ -235,7 +235,7 @@ impl ReposeConfig {
         Self {
             spacing: 0.0025,
             dt: 2.5e-4,
-            xsph: crate::xsph::Xsph::Rate(0.01 / 2.5e-4),
+            xsph: crate::xsph::Xsph::matching(0.01, 2.5e-4),
             poured_volume: 1e-4,
             inlet_half_width: 0.015,
             inflow_speed: 0.1,
@@ -254,7 +254,7 @@ impl ReposeConfig {
         Self {
             spacing: 0.005,
             dt: 2.5e-4,
-            xsph: crate::xsph::Xsph::Rate(0.01 / 2.5e-4),
+            xsph: crate::xsph::Xsph::matching(0.01, 2.5e-4),
             poured_volume: 5.7e-4,
             inlet_half_width: 0.04,
             inflow_speed: 0.1,

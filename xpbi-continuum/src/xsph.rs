@@ -18,13 +18,16 @@
 //! with `⟨r²⟩ = ∫W r² dV` (normalised W), so XSPH is an artificial kinematic viscosity
 //! `ν = κ ⟨q²⟩ H² / (2d)`, `q = r/H`: for the Wendland C2 kernel ⟨q²⟩ = 1/5 in 3D (ν = κH²/30)
 //! and 5/36 in 2D (ν ≈ κH²/28.8). It vanishes as H² under refinement at fixed κ, as an
-//! artificial viscosity should. The default κ = 100 s⁻¹ is the paper's c = 0.01 at its middle
-//! step Δt = 1e-4 s (Table 2: 4e-5 … 2.5e-4 s); at H = 1 cm it is ν ≈ 3.3e-4 m²/s.
+//! artificial viscosity should. The default κ = −ln(1 − 0.01) / 1e-4 s ≈ 100.5 s⁻¹ is the rate
+//! whose per-step coefficient at the paper's middle step Δt = 1e-4 s (Table 2: 4e-5 … 2.5e-4 s)
+//! is its c = 0.01 ([`Xsph::matching`]), so scenes run at that step smooth as before; at
+//! H = 1 cm it is ν ≈ 3.3e-4 m²/s.
 
 use crate::error::XpbiError;
 
-/// The default XSPH relaxation rate κ (1/s): XPBI's c = 0.01 per step at Δt = 1e-4 s.
-pub const DEFAULT_XSPH_RATE: f64 = 100.0;
+/// The default XSPH relaxation rate κ (1/s): −ln(1 − 0.01) / 1e-4 s, whose coefficient at
+/// Δt = 1e-4 s is XPBI's c = 0.01 (checked in the tests).
+pub const DEFAULT_XSPH_RATE: f64 = 100.50335853501441;
 
 /// How strongly XSPH smooths velocities (module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +49,18 @@ impl Default for Xsph {
 impl Xsph {
     /// No smoothing.
     pub const OFF: Xsph = Xsph::Rate(0.0);
+
+    /// The rate whose per-step coefficient at a step of `dt` is `c`: κ = −ln(1 − c)/Δt (the
+    /// same smoothing as the per-step `c` at that step, and the same per unit time at any other).
+    ///
+    /// ```
+    /// use xpbi_continuum::xsph::Xsph;
+    /// let x = Xsph::matching(0.01, 5e-4);
+    /// assert!((x.coefficient(5e-4) - 0.01).abs() < 1e-17);
+    /// ```
+    pub fn matching(c: f64, dt: f64) -> Xsph {
+        Xsph::Rate(-(-c).ln_1p() / dt)
+    }
 
     /// The per-step coefficient c for a step of `dt` seconds.
     ///
@@ -106,6 +121,13 @@ mod tests {
             let split = (1.0 - p.coefficient(dt / n as f64)).powi(n);
             assert!((split - (1.0 - p.coefficient(dt))).abs() > 1e-3);
         }
+    }
+
+    /// The default rate is the paper's coefficient at Δt = 1e-4 s.
+    #[test]
+    fn default_rate_is_the_papers_coefficient_at_1e4() {
+        assert!((Xsph::default().coefficient(1e-4) - 0.01).abs() <= 1e-17);
+        assert_eq!(Xsph::matching(0.01, 1e-4), Xsph::default());
     }
 
     #[test]

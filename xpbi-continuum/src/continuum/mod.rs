@@ -11,7 +11,7 @@
 //!   the candidate positions through [`crate::constraint::evaluate`], with `Z` applied inside
 //!   every evaluation (implicit plasticity) unless `plasticity_in_loop` is off (semi-implicit).
 //! * `end_substep` (v = (x − xⁿ)/Δt): XSPH `v_p += c Σ_b V_b (v_b − v_p) W_pb` (c = 1 − e^{−κΔt},
-//!   κ = 100 s⁻¹ by default, [`crate::xsph`]),
+//!   κ ≈ 100.5 s⁻¹ by default, c = 0.01 at Δt = 1e-4 s, [`crate::xsph`]),
 //!   `x = xⁿ + Δt v`, then `F^{n+1} = Z((I + Δt∇v^{n+1}) Fⁿ)` with the final velocities and the
 //!   hardening state committed.
 
@@ -164,7 +164,7 @@ pub enum KernelFrame {
 
 impl XpbiSettings {
     /// Defaults for a spacing: support 2Δx, threshold 1e-2, implicit plasticity, XSPH at
-    /// κ = 100 s⁻¹ (c = 0.01 per step at Δt = 1e-4 s),
+    /// κ ≈ 100.5 s⁻¹ (c = 0.01 per step at Δt = 1e-4 s),
     /// slab sweep (3^d cell colours below 16 slabs), minimum distance 0.5Δx, Courant number 0.4, kernels on xⁿ (XPBI).
     pub fn new(spacing: f64) -> Self {
         Self {

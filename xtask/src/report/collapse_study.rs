@@ -155,7 +155,7 @@ pub fn write_collapse_section(m: &mut String, s: &CollapseStudy, tier_flag: &str
         "\n### Column collapse: convergence in Δt and the cost of a simulated second\n\n\
          A 5 cm × 5 cm (radius × height) column of dry sand (Drucker–Prager φ = 32°) collapses on \
          ground of Coulomb μ = 0.6 for 1.2 s (`scenes/sand_collapse_3d.toml`); steps are adaptive, \
-         at most Δt_max and below the CFL bound 0.4 Δx / max|v|; XSPH is a rate (κ = 100 s⁻¹), so \
+         at most Δt_max and below the CFL bound 0.4 Δx / max|v|; XSPH is a rate (κ ≈ 100.5 s⁻¹), so \
          the smoothing per unit time does not depend on the step. Runout = (r₉₉ − r₀)/r₀ with r₉₉ \
          the 99th percentile of the distance from the axis; the reference is the finest step at \
          Δx = 5 mm. Runout change from Δt = 2.5e-4 s to 1.25e-4 s: {:.1} %; observed order in Δt \
