@@ -131,6 +131,18 @@ pub enum StepError {
         substep: usize,
         constraint: ConstraintRef,
     },
+    /// At the end of the step a constraint was strained past
+    /// [`crate::Diagnostics::max_strain`] times its rest measure: a state that is finite and
+    /// slow enough to pass the other checks but physically absurd (a rope stretched to
+    /// thousands of times its length by a far too large Δt).
+    #[error(
+        "absurd state: {constraint} is strained {strain:.3e} times its rest measure (bound {bound}); state rolled back"
+    )]
+    Overstrained {
+        strain: f64,
+        bound: f64,
+        constraint: ConstraintRef,
+    },
     /// A particle moved faster than [`crate::Diagnostics::max_speed`]: the solve is exploding.
     #[error(
         "diverged: particle {particle} reached speed {speed:.3e} m/s in substep {substep} (worst constraint: {constraint}); state rolled back"

@@ -30,6 +30,14 @@ pub struct Diagnostics {
     pub energies: bool,
     /// A particle faster than this (m/s) means the solve diverged: the step is rolled back.
     pub max_speed: f64,
+    /// A constraint strained more than this many times its rest measure (|C| / rest: a
+    /// distance stretched to 101 times its length at the default 100, a tet whose volume
+    /// grew a hundredfold) at the end of a step means the solve failed even though every
+    /// value is finite and slow enough: the step is rolled back with
+    /// [`StepError::Overstrained`]. One pass over the constraints that define a strain
+    /// ([`crate::constraint::ConstraintKind::relative_strain`]) per step.
+    /// `f64::INFINITY` turns the check off.
+    pub max_strain: f64,
 }
 
 impl Default for Diagnostics {
@@ -38,6 +46,7 @@ impl Default for Diagnostics {
             residuals: false,
             energies: false,
             max_speed: 1e4,
+            max_strain: 100.0,
         }
     }
 }
@@ -134,6 +143,14 @@ impl<const D: usize> SolverSettings<D> {
         if s.is_nan() || s <= 0.0 {
             return Err(BuildError::InvalidSetting {
                 field: "max_speed",
+                value: s,
+                reason: "must be > 0",
+            });
+        }
+        let s = self.diagnostics.max_strain;
+        if s.is_nan() || s <= 0.0 {
+            return Err(BuildError::InvalidSetting {
+                field: "max_strain",
                 value: s,
                 reason: "must be > 0",
             });
@@ -482,6 +499,7 @@ impl<const D: usize> Simulation<D> {
             None => self.run_substeps_or_replay(dt, time0),
         };
         self.pool = pool;
+        let result = result.and_then(|()| self.check_strain());
         match result {
             Ok(()) => {
                 self.report.dt = dt;
@@ -744,6 +762,43 @@ impl<const D: usize> Simulation<D> {
                 substep,
                 constraint,
             })
+        }
+    }
+
+    /// [`Diagnostics::max_strain`]: the most strained constraint of every block that defines
+    /// a strain, refused past the bound (non-finite strains included).
+    fn check_strain(&self) -> Result<(), StepError> {
+        let bound = self.settings.diagnostics.max_strain;
+        if bound == f64::INFINITY {
+            return Ok(());
+        }
+        let worst = self
+            .blocks
+            .iter()
+            .enumerate()
+            .filter_map(|(bi, b)| {
+                b.most_strained(&self.particles.x)
+                    .map(|(c, s, value)| (bi, c, s, value))
+            })
+            .fold(None::<(usize, usize, f64, f64)>, |w, n| match w {
+                Some(w) if w.2 >= n.2 => Some(w),
+                _ => Some(n),
+            });
+        match worst {
+            Some((bi, c, strain, value)) if strain > bound => {
+                let b = &self.blocks[bi];
+                Err(StepError::Overstrained {
+                    strain,
+                    bound,
+                    constraint: ConstraintRef {
+                        block_name: Some(b.name()),
+                        block: Some(bi),
+                        index: Some(c),
+                        value: Some(value),
+                    },
+                })
+            }
+            _ => Ok(()),
         }
     }
 

@@ -205,7 +205,12 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     /// Σ_c C_c² / (2 α_c) over compliant constraints (J).
     fn elastic_energy(&self, x: &[Vector<D>]) -> f64;
     /// Largest relative strain |C| / rest over the block (0 if the kind has none).
-    fn max_relative_strain(&self, x: &[Vector<D>]) -> f64;
+    fn max_relative_strain(&self, x: &[Vector<D>]) -> f64 {
+        self.most_strained(x).map_or(0.0, |(_, s, _)| s)
+    }
+    /// The constraint with the largest relative strain |C| / rest: `(index, strain, C)` (a
+    /// non-finite strain counts as infinite); `None` if the kind defines no strain measure.
+    fn most_strained(&self, x: &[Vector<D>]) -> Option<(usize, f64, f64)>;
     /// The constraint with the largest |C| (or a non-finite C) among those touching
     /// `particle` (all when `None`): `(index, C)`.
     fn worst_constraint(&self, x: &[Vector<D>], particle: Option<usize>) -> Option<(usize, f64)>;
@@ -1059,17 +1064,17 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         sum
     }
 
-    fn max_relative_strain(&self, x: &[Vector<D>]) -> f64 {
+    fn most_strained(&self, x: &[Vector<D>]) -> Option<(usize, f64, f64)> {
         let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
         let (xs, grad) = &mut *guard;
-        let mut worst: f64 = 0.0;
+        let mut worst: Option<(usize, f64, f64)> = None;
         for c in 0..self.kind.len() {
             let value = eval_at(&self.kind, c, x, xs, grad);
-            if let Some(s) = self.kind.relative_strain(c, value) {
-                worst = worst.max(s.abs());
-            } else {
-                // Kinds without a strain measure contribute nothing.
-                break;
+            // Kinds without a strain measure answer None for every constraint.
+            let s = self.kind.relative_strain(c, value)?.abs();
+            let s = if s.is_nan() { f64::INFINITY } else { s };
+            if worst.is_none_or(|(_, w, _)| s > w) {
+                worst = Some((c, s, value));
             }
         }
         worst

@@ -148,6 +148,16 @@ impl<const D: usize> ConstraintKind<D> for NeoHookeanTetConstraints<D> {
         value
     }
 
+    /// Hydrostatic: the volume change `det F − 1 = C_H + γ − 1`; deviatoric: the stretch
+    /// `‖F‖/√D − 1 = C_D/√D − 1` (0 at rest for both).
+    fn relative_strain(&self, c: usize, value: f64) -> Option<f64> {
+        Some(if c.is_multiple_of(2) {
+            value + self.gamma() - 1.0
+        } else {
+            value / (D as f64).sqrt() - 1.0
+        })
+    }
+
     fn validate(&self) -> Result<(), BuildError> {
         for (field, v) in [("mu", self.mu), ("lambda_stable", self.lambda_stable)] {
             if !(v.is_finite() && v > 0.0) {

@@ -16,7 +16,7 @@
 //! not depend on the order of reduction), so the sequence of steps is the same for any thread
 //! count.
 //!
-//! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`]) has been rolled back
+//! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`], [`StepError::Overstrained`]) has been rolled back
 //! by [`Simulation::step`]; it is retried at half its size, at most
 //! [`AdaptiveStepping::max_halvings`] times, and the halved cap is kept for the rest of the
 //! span. Then [`StepError::StepSizeExhausted`] carries the last failure; the state is that of
@@ -196,16 +196,22 @@ impl<const D: usize> Simulation<D> {
                 before_step(&mut self.particles, dt);
                 match self.step(dt) {
                     Ok(_) => break,
-                    Err(e @ (StepError::Diverged { .. } | StepError::NonFinite { .. }))
-                        if halvings < stepping.max_halvings =>
-                    {
+                    Err(
+                        e @ (StepError::Diverged { .. }
+                        | StepError::NonFinite { .. }
+                        | StepError::Overstrained { .. }),
+                    ) if halvings < stepping.max_halvings => {
                         let _ = e;
                         halvings += 1;
                         report.halvings += 1;
                         dt *= 0.5;
                         cap = cap.min(dt);
                     }
-                    Err(e @ (StepError::Diverged { .. } | StepError::NonFinite { .. })) => {
+                    Err(
+                        e @ (StepError::Diverged { .. }
+                        | StepError::NonFinite { .. }
+                        | StepError::Overstrained { .. }),
+                    ) => {
                         return Err(StepError::StepSizeExhausted {
                             time: self.time,
                             dt,
