@@ -96,6 +96,10 @@ impl<const D: usize> Default for SolverSettings<D> {
     }
 }
 
+/// The most worker threads [`SolverSettings::threads`] accepts: results do not depend on the
+/// count, and a pool far beyond the machine's cores only adds waiting.
+pub const MAX_THREADS: usize = 256;
+
 impl<const D: usize> SolverSettings<D> {
     /// Range checks with typed errors.
     pub fn validate(&self) -> Result<(), BuildError> {
@@ -132,11 +136,11 @@ impl<const D: usize> SolverSettings<D> {
                 reason: "decay must lie in [0, 1]",
             });
         }
-        if self.threads > 1024 {
+        if self.threads > MAX_THREADS {
             return Err(BuildError::InvalidSetting {
                 field: "threads",
                 value: self.threads as f64,
-                reason: "at most 1024 worker threads",
+                reason: "at most 256 worker threads",
             });
         }
         let s = self.diagnostics.max_speed;
@@ -634,11 +638,17 @@ impl<const D: usize> Simulation<D> {
     /// Whether a chained step (see [`Simulation::run_substeps`]: no residuals, no dynamic
     /// blocks, every block fusable) can also run as one fused parallel region (module `fused`)
     /// with exactly the per-phase step's results: coloured solver, the simulation's own pool
-    /// with ≥ 2 threads and at most [`fused::MAX_BLOCKS`] blocks.
+    /// with ≥ 2 threads, no more than the machine's hardware threads (the fused step's
+    /// threads wait for each other at spin barriers, which a pool larger than the machine
+    /// turns into seconds per step) and at most [`fused::MAX_BLOCKS`] blocks.
     fn fused_eligible(&self, parallel: bool) -> bool {
+        static HARDWARE_THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let hardware = *HARDWARE_THREADS
+            .get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         parallel
             && matches!(self.settings.solver, SolverKind::Coloured)
             && self.pool_threads > 1
+            && self.pool_threads <= hardware
             && rayon::current_num_threads() == self.pool_threads
             && self.blocks.len() <= fused::MAX_BLOCKS
     }

@@ -292,6 +292,12 @@ impl<'a> Assembler<'a> {
 
 /// Builds a scene loaded from `file` (mesh paths are relative to its folder).
 pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
+    // What the bodies will allocate, checked before allocating any (meshes once imported).
+    let available = crate::budget::available_memory();
+    let mut budget = scene.memory_estimate();
+    if let Some(bytes) = available {
+        budget.check(bytes, file)?;
+    }
     let mut a = Assembler {
         file,
         scene: &scene,
@@ -391,6 +397,25 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                 field: format!("{field}.path"),
                 source,
             })?;
+        let (n, per) = match m.kind {
+            MeshKind::Soft => (
+                imported.vertices.len(),
+                crate::budget::SOFT_BYTES_PER_PARTICLE,
+            ),
+            MeshKind::Cloth => (
+                imported.vertices.len(),
+                crate::budget::CLOTH_BYTES_PER_PARTICLE,
+            ),
+        };
+        budget.add(
+            format!("{field}.path"),
+            m.path.display().to_string(),
+            n as f64,
+            per,
+        );
+        if let Some(bytes) = available {
+            budget.check(bytes, file)?;
+        }
         let x: Vec<Vector<3>> = imported
             .vertices
             .iter()

@@ -84,6 +84,25 @@ pub enum SceneError {
         #[source]
         source: Box<xpbi_continuum::XpbiError>,
     },
+    /// The scene would allocate more memory than the machine has available
+    /// ([`crate::budget`]): refused before anything is allocated.
+    #[error(
+        "{file}: the scene would allocate about {total}, more than the {available} available (largest part: field `{field}` = {value}, about {part})"
+    )]
+    TooLarge {
+        /// The scene file.
+        file: PathBuf,
+        /// The field that sizes the largest part (e.g. `cloth[0].resolution`).
+        field: String,
+        /// Its value, as written.
+        value: String,
+        /// The largest part's estimate (e.g. `15.1 GB`).
+        part: String,
+        /// The whole scene's estimate.
+        total: String,
+        /// The memory available when the scene was built.
+        available: String,
+    },
     /// The contact module rejected a collider or the contact settings.
     #[error("{file}: {field}: {source}")]
     Contact {

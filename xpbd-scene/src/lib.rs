@@ -137,6 +137,7 @@
 //! assert_eq!(restored.sim.particles().x, scene.sim.particles().x);
 //! ```
 
+pub mod budget;
 pub mod build;
 pub mod checkpoint;
 pub mod continuum;

@@ -14,6 +14,11 @@ use xpbd_core::SolverKind;
 use crate::continuum::{ContinuumSpec, PlasticitySpec, Preset};
 use crate::error::SceneError;
 
+/// The most `time.frames` a scene may ask for, and the reason given.
+pub const MAX_FRAMES: (usize, &str) = (10_000_000, "at most 10^7 frames");
+/// The most `time.steps_per_frame`, `solver.substeps` or `solver.iterations`.
+pub const MAX_PER_STEP_COUNT: (usize, &str) = (100_000, "at most 10^5");
+
 /// A whole scene file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -450,13 +455,29 @@ impl SceneFile {
         if let Some(m) = self.time.dt_max {
             v.positive("time.dt_max", m);
         }
-        v.count("time.frames", self.time.frames);
-        v.count("time.steps_per_frame", self.time.steps_per_frame);
-        v.count("solver.substeps", self.solver.substeps);
-        v.count("solver.iterations", self.solver.iterations);
+        v.name("name", &self.name);
+        v.count_at_most("time.frames", self.time.frames, MAX_FRAMES);
+        v.count_at_most(
+            "time.steps_per_frame",
+            self.time.steps_per_frame,
+            MAX_PER_STEP_COUNT,
+        );
+        v.count_at_most("solver.substeps", self.solver.substeps, MAX_PER_STEP_COUNT);
+        v.count_at_most(
+            "solver.iterations",
+            self.solver.iterations,
+            MAX_PER_STEP_COUNT,
+        );
+        v.check(
+            "solver.threads",
+            self.solver.threads as f64,
+            self.solver.threads <= xpbd_core::simulation::MAX_THREADS,
+            "at most 256 worker threads (0 = rayon's pool; results do not depend on it)",
+        );
         v.finite3("solver.gravity", self.solver.gravity);
         v.count("output.every", self.output.every);
         for (name, m) in &self.materials {
+            v.name(&format!("materials.{name}"), name);
             let f = |k: &str| format!("materials.{name}.{k}");
             match m.density {
                 Some(d) => v.positive(&f("density"), d),
@@ -682,6 +703,20 @@ impl Validator<'_> {
     }
     fn count(&mut self, field: &str, value: usize) {
         self.check(field, value as f64, value >= 1, "must be >= 1");
+    }
+    fn count_at_most(&mut self, field: &str, value: usize, (max, reason): (usize, &'static str)) {
+        self.count(field, value);
+        self.check(field, value as f64, value <= max, reason);
+    }
+    /// A name that is written into file headers (VTK titles, manifests): one line of
+    /// printable text.
+    fn name(&mut self, field: &str, value: &str) {
+        self.check_text(
+            field,
+            format!("{value:?}"),
+            !value.chars().any(char::is_control),
+            "must be one line of text without control characters (it is written into file headers)",
+        );
     }
     pub(crate) fn non_negative(&mut self, field: &str, value: f64) {
         self.check(
