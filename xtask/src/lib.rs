@@ -8,7 +8,9 @@
 //! * [`study`]: the convergence study of issue 6 (sweeps over iterations, substeps, Δt and
 //!   resolution at each Young's modulus) and its JSON result.
 //! * [`fit`]: least-squares slopes on log–log data (observed orders).
+//! * [`fuzz`]: the stable structured fuzzer of the scene files and mesh importers.
 
 pub mod beam;
 pub mod fit;
+pub mod fuzz;
 pub mod study;

@@ -47,7 +47,8 @@ enum Command {
     View(viewer::ViewArgs),
     /// 10^5-step soak of a small cloth-on-sphere scene: finite, bounded energy.
     Soak(scene_cmd::SoakArgs),
-    /// Runs the cargo-fuzz targets in fuzz/ for a fixed time each.
+    /// Fuzzes the scene parser and the mesh importers for a fixed time each (stable Rust);
+    /// shrunk failing inputs go to fuzz/regressions/.
     Fuzz(scene_cmd::FuzzArgs),
 }
 

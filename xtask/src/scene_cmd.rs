@@ -1,5 +1,5 @@
 //! `cargo xtask run | view | soak | fuzz`: scene files, the frame viewer, the
-//! long-run soak and the fuzzing driver.
+//! long-run soak and the fuzzing driver (`xtask::fuzz`).
 
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -158,57 +158,64 @@ pub fn soak_command(args: SoakArgs) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask fuzz`: runs every cargo-fuzz target in fuzz/ for a fixed time.
+/// `cargo xtask fuzz`: the stable structured fuzzer of `xtask::fuzz`.
 #[derive(Args, Debug)]
 pub struct FuzzArgs {
     /// Seconds per target.
     #[arg(long, default_value_t = 60)]
     pub seconds: u64,
-    /// Only this target.
+    /// Only this target (scene_toml, import_obj, import_ply, import_gmsh, import_tetgen).
     #[arg(long)]
     pub target: Option<String>,
+    /// Seed of the case generator (the same seed and budget of cases give the same cases).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop a target after this many cases even if time is left.
+    #[arg(long, default_value_t = u64::MAX)]
+    pub cases: u64,
 }
 
-/// The fuzz targets in fuzz/fuzz_targets.
-pub const FUZZ_TARGETS: [&str; 5] = [
-    "scene_toml",
-    "import_obj",
-    "import_ply",
-    "import_gmsh",
-    "import_tetgen",
-];
-
-/// Needs `cargo install cargo-fuzz` and a nightly toolchain (or RUSTC_BOOTSTRAP=1).
+/// Runs the fuzzer on each target; shrunk failing inputs are written to
+/// fuzz/regressions/TARGET/ (commit them: xtask/tests/fuzz.rs replays them). Prints one JSON
+/// line; fails if anything was found.
 pub fn fuzz_command(args: FuzzArgs) -> Result<()> {
+    use xtask::fuzz::{TARGETS, Target, fuzz};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for target in FUZZ_TARGETS
-        .iter()
-        .filter(|t| args.target.as_deref().is_none_or(|x| x == **t))
-    {
-        eprintln!("fuzzing {target} for {} s", args.seconds);
-        let status = std::process::Command::new("cargo")
-            .current_dir(root.join("fuzz"))
-            .args([
-                "+nightly",
-                "fuzz",
-                "run",
-                target,
-                "--",
-                &format!("-max_total_time={}", args.seconds),
-                "-rss_limit_mb=2048",
-            ])
-            .status()
-            .context("running cargo +nightly fuzz (install with `cargo install cargo-fuzz`)")?;
-        if !status.success() {
-            bail!(
-                "fuzz target {target} found a crash: see fuzz/artifacts/{target}/; add it to xpbd-scene/tests/fuzz_regressions.rs"
-            );
-        }
+    let targets: Vec<Target> = match &args.target {
+        Some(name) => vec![Target::from_name(name).with_context(|| {
+            format!("unknown fuzz target `{name}` (one of: scene_toml, import_obj, import_ply, import_gmsh, import_tetgen)")
+        })?],
+        None => TARGETS.to_vec(),
+    };
+    let regressions = root.join("fuzz/regressions");
+    let start = Instant::now();
+    let mut outcomes = Vec::new();
+    for target in targets {
+        eprintln!("fuzzing {} for {} s", target.name(), args.seconds);
+        let budget = std::time::Duration::from_secs(args.seconds);
+        outcomes.push(fuzz(
+            &root,
+            target,
+            budget,
+            args.cases,
+            args.seed,
+            &regressions,
+        )?);
     }
+    let found: usize = outcomes.iter().map(|o| o.findings.len()).sum();
     println!(
         "{}",
-        serde_json::json!({"command": "fuzz", "seconds_per_target": args.seconds, "targets": FUZZ_TARGETS})
+        serde_json::json!({
+            "command": "fuzz", "seconds_per_target": args.seconds, "seed": args.seed,
+            "targets": outcomes, "findings": found, "seconds": start.elapsed().as_secs_f64(),
+        })
     );
+    if found > 0 {
+        bail!(
+            "{found} failing inputs written under {}",
+            regressions.display()
+        );
+    }
     Ok(())
 }
 
