@@ -143,6 +143,18 @@ pub enum StepError {
         bound: f64,
         constraint: ConstraintRef,
     },
+    /// A block's start-of-substep hook could not do its work
+    /// ([`crate::constraint::ConstraintKind::substep_fault`]; e.g. XPBI's neighbour grid cannot
+    /// hold particles that flew apart).
+    #[error(
+        "block {block} ({block_name}) failed in substep {substep}: {message}; state rolled back"
+    )]
+    BlockFault {
+        block: usize,
+        block_name: &'static str,
+        substep: usize,
+        message: String,
+    },
     /// A particle moved faster than [`crate::Diagnostics::max_speed`]: the solve is exploding.
     #[error(
         "diverged: particle {particle} reached speed {speed:.3e} m/s in substep {substep} (worst constraint: {constraint}); state rolled back"

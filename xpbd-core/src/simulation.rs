@@ -595,6 +595,16 @@ impl<const D: usize> Simulation<D> {
             for b in &mut self.blocks {
                 b.begin_substep(p, &ctx);
             }
+            if let Some((block, message)) = (self.blocks.iter().enumerate())
+                .find_map(|(bi, b)| b.substep_fault().map(|m| (bi, m)))
+            {
+                return Err(SubstepsFailed::Step(StepError::BlockFault {
+                    block,
+                    block_name: self.blocks[block].name(),
+                    substep: s,
+                    message,
+                }));
+            }
             if !predicted {
                 // Also saves x_prev = xⁿ (one pass over the particles instead of a copy and a
                 // pass).

@@ -475,6 +475,23 @@ impl SceneFile {
             "at most 256 worker threads (0 = rayon's pool; results do not depend on it)",
         );
         v.finite3("solver.gravity", self.solver.gravity);
+        v.non_negative("solver.velocity_damping", self.solver.velocity_damping);
+        if let Some(d) = self.solver.multiplier_warm_start {
+            v.check(
+                "solver.multiplier_warm_start",
+                d,
+                (0.0..=1.0).contains(&d),
+                "decay must lie in [0, 1]",
+            );
+        }
+        if let SolverKind::Jacobi { omega, .. } = self.solver.method {
+            v.check(
+                "solver.method.omega",
+                omega,
+                omega.is_finite() && omega > 0.0 && omega <= 2.0,
+                "must lie in (0, 2]",
+            );
+        }
         v.count("output.every", self.output.every);
         for (name, m) in &self.materials {
             v.name(&format!("materials.{name}"), name);

@@ -145,6 +145,8 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext);
     /// End-of-substep hook (see [`ConstraintKind::end_substep`]).
     fn end_substep(&mut self, particles: &mut Particles<D>, ctx: &SubstepContext);
+    /// The failure of the last start-of-substep hook ([`ConstraintKind::substep_fault`]).
+    fn substep_fault(&self) -> Option<String>;
     /// Start of a step: see [`ConstraintKind::checkpoint`]; with `multipliers` (multiplier
     /// warm starting, where λ carries over from step to step) also saves λ.
     /// The kind's substep bound in the current state ([`ConstraintKind::max_substep`]).
@@ -779,6 +781,10 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
 
     fn end_substep(&mut self, particles: &mut Particles<D>, ctx: &SubstepContext) {
         self.kind.end_substep(particles, &self.lambda, ctx);
+    }
+
+    fn substep_fault(&self) -> Option<String> {
+        self.kind.substep_fault()
     }
 
     fn max_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound> {

@@ -181,6 +181,14 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
     /// `v = vⁿ`: frozen per-step data (neighbour lists, contacts) is built here.
     fn begin_substep(&mut self, _particles: &Particles<D>, _ctx: &SubstepContext) {}
 
+    /// Why the last [`ConstraintKind::begin_substep`] could not do its work (a neighbour
+    /// search that cannot hold the particles, say), or `None`. The simulation asks after every
+    /// `begin_substep` and refuses the step with [`crate::StepError::BlockFault`] (rolled
+    /// back), so a failed hook is never silently followed by a solve on stale data.
+    fn substep_fault(&self) -> Option<String> {
+        None
+    }
+
     /// Called at the end of each substep after velocities are updated (`v = (x − x_prev)/h`).
     /// `lambda` holds this substep's accumulated multipliers.
     fn end_substep(

@@ -16,7 +16,7 @@
 //! not depend on the order of reduction), so the sequence of steps is the same for any thread
 //! count.
 //!
-//! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`], [`StepError::Overstrained`]) has been rolled back
+//! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`], [`StepError::Overstrained`], [`StepError::BlockFault`]) has been rolled back
 //! by [`Simulation::step`]; it is retried at half its size, at most
 //! [`AdaptiveStepping::max_halvings`] times, and the halved cap is kept for the rest of the
 //! span. Then [`StepError::StepSizeExhausted`] carries the last failure; the state is that of

@@ -275,6 +275,9 @@ pub struct XpbiContinuum<const D: usize> {
     /// sweep given other weights falls back to the generic kernel.
     w_moment: Vec<f64>,
     w_source: (usize, usize),
+    /// Why the last neighbour rebuild failed (non-finite or escaped particles), reported
+    /// through [`ConstraintKind::substep_fault`].
+    fault: Option<String>,
     /// Whether every stencil entry's inverse mass was positive at `begin_substep` (the run
     /// kernel's scatter then skips its per-neighbour test).
     w_all_positive: bool,
@@ -395,6 +398,7 @@ impl<const D: usize> XpbiContinuum<D> {
             warm: WarmStarts::default(),
             w_moment: Vec::new(),
             w_source: (0, 0),
+            fault: None,
             w_all_positive: false,
             row_member: Vec::new(),
             row_state: Vec::new(),
@@ -806,11 +810,15 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
         self.dt = ctx.h;
         let rebuilt = self.rebuild(particles);
         self.update_w_moment(&particles.inv_mass);
-        if let Err(e) = rebuilt {
-            // Non-finite or escaped particles: keep last step's topology; the core's state check
-            // reports the offending particle and rolls the step back.
-            debug_assert!(false, "xpbi rebuild failed: {e}");
-        }
+        // Non-finite or escaped particles: the last topology is kept and the simulation
+        // refuses the step with the reason (StepError::BlockFault), rolling it back.
+        self.fault = rebuilt
+            .err()
+            .map(|e| format!("neighbour rebuild failed: {e}"));
+    }
+
+    fn substep_fault(&self) -> Option<String> {
+        self.fault.clone()
     }
 
     fn end_substep(&mut self, particles: &mut Particles<D>, _lambda: &[f64], ctx: &SubstepContext) {
