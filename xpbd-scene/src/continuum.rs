@@ -422,7 +422,7 @@ pub(crate) fn apply_preset(m: &mut Material) {
 /// Range checks of a `[[continuum]]` entry.
 pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) {
     let f = |s: &str| format!("continuum[{k}].{s}");
-    v.positive(&f("spacing"), c.spacing);
+    v.length(&f("spacing"), c.spacing);
     v.finite3(&f("velocity"), c.velocity);
     match &c.region {
         RegionSpec::Box { min, max } => {
@@ -437,7 +437,7 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
         }
         RegionSpec::Ball { center, radius } => {
             v.finite3(&f("region.ball.center"), *center);
-            v.positive(&f("region.ball.radius"), *radius);
+            v.length(&f("region.ball.radius"), *radius);
         }
         RegionSpec::Cylinder {
             base,
@@ -445,12 +445,12 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
             height,
         } => {
             v.finite3(&f("region.cylinder.base"), *base);
-            v.positive(&f("region.cylinder.radius"), *radius);
-            v.positive(&f("region.cylinder.height"), *height);
+            v.length(&f("region.cylinder.radius"), *radius);
+            v.length(&f("region.cylinder.height"), *height);
         }
         RegionSpec::Nozzle(n) => {
             v.finite3(&f("region.nozzle.exit"), n.exit);
-            v.positive(&f("region.nozzle.radius"), n.radius);
+            v.length(&f("region.nozzle.radius"), n.radius);
             v.positive(&f("region.nozzle.speed"), n.speed);
             v.positive(&f("region.nozzle.duration"), n.duration);
             v.check_text(

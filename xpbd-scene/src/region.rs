@@ -67,7 +67,7 @@ impl ExcludeSpec {
             }
             Self::Ball { center, radius } => {
                 v.finite3(&format!("{field}.ball.center"), *center);
-                v.positive(&format!("{field}.ball.radius"), *radius);
+                v.length(&format!("{field}.ball.radius"), *radius);
             }
             Self::HalfSpaces(h) => {
                 v.check_text(

@@ -19,6 +19,10 @@ pub const MAX_FRAMES: (usize, &str) = (10_000_000, "at most 10^7 frames");
 /// The most `time.steps_per_frame`, `solver.substeps` or `solver.iterations`.
 pub const MAX_PER_STEP_COUNT: (usize, &str) = (100_000, "at most 10^5");
 
+/// The largest coordinate or length (m, and the largest component of any vector) a scene file
+/// accepts: at 10⁸ m f64 still resolves 10⁻⁸ m, and squared lengths stay far from overflow.
+pub const MAX_COORDINATE: f64 = 1e8;
+
 /// A whole scene file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -519,7 +523,7 @@ impl SceneFile {
                 p.validate(&mut v, &f("plasticity"));
             }
             if let Some(t) = m.thickness {
-                v.positive(&f("thickness"), t);
+                v.length(&f("thickness"), t);
             }
             if let Some(k) = m.bending_stiffness {
                 v.positive(&f("bending_stiffness"), k);
@@ -535,7 +539,7 @@ impl SceneFile {
                     (2..=4096).contains(&r),
                     "must lie in [2, 4096]",
                 );
-                v.positive(&f(&format!("size[{a}]")), c.size[a]);
+                v.length(&f(&format!("size[{a}]")), c.size[a]);
             }
             v.finite3(&f("origin"), c.origin);
             for (p, pin) in c.pins.iter().enumerate() {
@@ -558,7 +562,7 @@ impl SceneFile {
             );
             v.finite3(&f("start"), r.start);
             v.finite3(&f("end"), r.end);
-            v.positive(&f("radius"), r.radius);
+            v.length(&f("radius"), r.radius);
             v.check_text(
                 &f("end"),
                 format!("{:?}", r.end),
@@ -569,7 +573,7 @@ impl SceneFile {
         for (k, b) in self.soft_box.iter().enumerate() {
             let f = |s: &str| format!("soft_box[{k}].{s}");
             for a in 0..3 {
-                v.positive(&f(&format!("size[{a}]")), b.size[a]);
+                v.length(&f(&format!("size[{a}]")), b.size[a]);
                 let c = b.cells[a];
                 v.check(
                     &f(&format!("cells[{a}]")),
@@ -626,10 +630,10 @@ impl SceneFile {
                         "must be finite",
                     );
                 }
-                ShapeSpec::Sphere { radius } => v.positive(&f("shape.sphere.radius"), *radius),
+                ShapeSpec::Sphere { radius } => v.length(&f("shape.sphere.radius"), *radius),
                 ShapeSpec::Box { half_extents } => {
                     for a in 0..3 {
-                        v.positive(&f(&format!("shape.box.half_extents[{a}]")), half_extents[a]);
+                        v.length(&f(&format!("shape.box.half_extents[{a}]")), half_extents[a]);
                     }
                 }
                 ShapeSpec::Capsule {
@@ -642,13 +646,13 @@ impl SceneFile {
                         half_length.is_finite() && *half_length >= 0.0,
                         "must be finite and >= 0",
                     );
-                    v.positive(&f("shape.capsule.radius"), *radius);
+                    v.length(&f("shape.capsule.radius"), *radius);
                 }
             }
         }
         match &self.contacts {
             Some(c) => {
-                v.positive("contacts.radius", c.radius);
+                v.length("contacts.radius", c.radius);
                 v.check(
                     "contacts.margin",
                     c.margin,
@@ -743,8 +747,26 @@ impl Validator<'_> {
             "must be finite and >= 0",
         );
     }
+    /// A position, velocity or other vector: finite, each component within
+    /// [`MAX_COORDINATE`] (beyond, squares overflow and f64 cannot resolve a particle).
     pub(crate) fn finite3(&mut self, field: &str, value: [f64; 3]) {
-        let ok = value.iter().all(|c| c.is_finite());
-        self.check_text(field, format!("{value:?}"), ok, "must be finite");
+        let ok = value
+            .iter()
+            .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
+        self.check_text(
+            field,
+            format!("{value:?}"),
+            ok,
+            "every component must be finite with magnitude <= 1e8",
+        );
+    }
+    /// A length (m): finite, > 0 and at most [`MAX_COORDINATE`].
+    pub(crate) fn length(&mut self, field: &str, value: f64) {
+        self.check(
+            field,
+            value,
+            value.is_finite() && value > 0.0 && value <= MAX_COORDINATE,
+            "must be a length in (0, 1e8] m",
+        );
     }
 }
