@@ -258,6 +258,10 @@ pub struct Simulation<const D: usize> {
     /// start their move to their targets.
     backup_x: Vec<Vector<D>>,
     backup_v: Vec<Vector<D>>,
+    /// Positions at the last evaluation of the strain check, and per block its constraint
+    /// count and largest strain then (see [`Simulation::check_strain`]).
+    strain_reference: Vec<Vector<D>>,
+    strain_at_reference: Vec<(usize, Option<f64>)>,
     jacobi_dx: Vec<Vector<D>>,
     jacobi_count: Vec<u32>,
     jacobi_counts_stale: bool,
@@ -286,6 +290,8 @@ impl<const D: usize> Simulation<D> {
             time: 0.0,
             backup_x: Vec::new(),
             backup_v: Vec::new(),
+            strain_reference: Vec::new(),
+            strain_at_reference: Vec::new(),
             jacobi_dx: Vec::new(),
             jacobi_count: Vec::new(),
             jacobi_counts_stale: true,
@@ -787,39 +793,74 @@ impl<const D: usize> Simulation<D> {
 
     /// [`Diagnostics::max_strain`]: the most strained constraint of every block that defines
     /// a strain, refused past the bound (non-finite strains included).
-    fn check_strain(&self) -> Result<(), StepError> {
+    ///
+    /// The evaluation is skipped while it cannot fire: with `d = max_i |x_i − x_i^ref|` since
+    /// the last evaluation (positions `x^ref`, largest strain `S_b` of block `b` then), block
+    /// `b`'s strains are at most `S_b + L_b d` ([`ConstraintKind::strain_lipschitz`]); when
+    /// that is within the bound for every block, nothing is evaluated (one pass over
+    /// the particles instead of one over the constraints). A block without `L_b`, a changed
+    /// constraint or particle count, or a failed check forces the evaluation.
+    ///
+    /// [`ConstraintKind::strain_lipschitz`]: crate::constraint::ConstraintKind::strain_lipschitz
+    fn check_strain(&mut self) -> Result<(), StepError> {
         let bound = self.settings.diagnostics.max_strain;
         if bound == f64::INFINITY {
             return Ok(());
         }
-        let worst = self
-            .blocks
-            .iter()
-            .enumerate()
-            .filter_map(|(bi, b)| {
-                b.most_strained(&self.particles.x)
-                    .map(|(c, s, value)| (bi, c, s, value))
-            })
-            .fold(None::<(usize, usize, f64, f64)>, |w, n| match w {
-                Some(w) if w.2 >= n.2 => Some(w),
-                _ => Some(n),
-            });
-        match worst {
-            Some((bi, c, strain, value)) if strain > bound => {
-                let b = &self.blocks[bi];
-                Err(StepError::Overstrained {
-                    strain,
-                    bound,
-                    constraint: ConstraintRef {
-                        block_name: Some(b.name()),
-                        block: Some(bi),
-                        index: Some(c),
-                        value: Some(value),
-                    },
-                })
+        let x = &self.particles.x;
+        if self.strain_reference.len() == x.len()
+            && self.strain_at_reference.len() == self.blocks.len()
+        {
+            let d = x
+                .iter()
+                .zip(&self.strain_reference)
+                .map(|(a, b)| (a - b).norm_squared())
+                .fold(0.0, f64::max)
+                .sqrt();
+            let safe =
+                self.blocks
+                    .iter()
+                    .zip(&self.strain_at_reference)
+                    .all(|(b, &(len, strain))| {
+                        b.len() == len
+                            && strain.is_none_or(|s| {
+                                b.strain_lipschitz().is_some_and(|l| s + l * d <= bound)
+                            })
+                    });
+            if safe {
+                return Ok(());
             }
-            _ => Ok(()),
         }
+        let mut at_reference = Vec::with_capacity(self.blocks.len());
+        let mut worst: Option<(usize, usize, f64, f64)> = None;
+        for (bi, b) in self.blocks.iter().enumerate() {
+            let m = b.most_strained(x);
+            at_reference.push((b.len(), m.map(|(_, s, _)| s)));
+            if let Some((c, s, value)) = m
+                && worst.is_none_or(|w| s > w.2)
+            {
+                worst = Some((bi, c, s, value));
+            }
+        }
+        if let Some((bi, c, strain, value)) = worst
+            && strain > bound
+        {
+            self.strain_reference.clear();
+            let b = &self.blocks[bi];
+            return Err(StepError::Overstrained {
+                strain,
+                bound,
+                constraint: ConstraintRef {
+                    block_name: Some(b.name()),
+                    block: Some(bi),
+                    index: Some(c),
+                    value: Some(value),
+                },
+            });
+        }
+        self.strain_reference.clone_from(x);
+        self.strain_at_reference = at_reference;
+        Ok(())
     }
 
     fn trace_constraint(&self, particle: usize) -> ConstraintRef {

@@ -213,6 +213,8 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     /// The constraint with the largest relative strain |C| / rest: `(index, strain, C)` (a
     /// non-finite strain counts as infinite); `None` if the kind defines no strain measure.
     fn most_strained(&self, x: &[Vector<D>]) -> Option<(usize, f64, f64)>;
+    /// The kind's strain Lipschitz bound ([`ConstraintKind::strain_lipschitz`]).
+    fn strain_lipschitz(&self) -> Option<f64>;
     /// The constraint with the largest |C| (or a non-finite C) among those touching
     /// `particle` (all when `None`): `(index, C)`.
     fn worst_constraint(&self, x: &[Vector<D>], particle: Option<usize>) -> Option<(usize, f64)>;
@@ -785,6 +787,10 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
 
     fn substep_fault(&self) -> Option<String> {
         self.kind.substep_fault()
+    }
+
+    fn strain_lipschitz(&self) -> Option<f64> {
+        self.kind.strain_lipschitz()
     }
 
     fn max_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound> {

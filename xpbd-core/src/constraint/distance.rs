@@ -47,6 +47,8 @@ pub struct DistanceConstraints {
 #[derive(Debug, Clone, Copy, Default)]
 struct StepFacts {
     undamped_and_rigid: bool,
+    /// min l₀ over the block (0 before the first `checkpoint`).
+    min_rest_length: f64,
 }
 
 /// Derived data, not part of a constraint set's value.
@@ -288,11 +290,22 @@ impl<const D: usize> ConstraintKind<D> for DistanceConstraints {
         self.step_facts = StepFacts {
             undamped_and_rigid: self.damping.iter().all(|&b| b == 0.0)
                 && self.compliance.iter().all(|&a| a == 0.0),
+            min_rest_length: self
+                .rest_length
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, f64::min),
         };
     }
 
     fn relative_strain(&self, c: usize, value: f64) -> Option<f64> {
         Some(value / self.rest_length[c])
+    }
+
+    /// `|(|x_b − x_a| − l₀)/l₀ − (|y_b − y_a| − l₀)/l₀| ≤ (|x_a − y_a| + |x_b − y_b|)/l₀`, so
+    /// `L = 2 / min l₀` (recorded at the start of each step; infinite before the first).
+    fn strain_lipschitz(&self) -> Option<f64> {
+        Some(2.0 / self.step_facts.min_rest_length)
     }
 
     fn validate(&self) -> Result<(), BuildError> {

@@ -168,6 +168,16 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// A bound `L` on how fast [`ConstraintKind::relative_strain`] can change with the
+    /// particles: `|s_c(x) − s_c(y)| ≤ L · max_i |x_i − y_i|` for every constraint `c` (valid
+    /// from the start of a step, after [`ConstraintKind::checkpoint`]). With it the simulation
+    /// evaluates the strain check ([`crate::Diagnostics::max_strain`]) only when the particles
+    /// have moved far enough since the last evaluation for a strain to reach the bound;
+    /// `None` (the default): evaluated every step.
+    fn strain_lipschitz(&self) -> Option<f64> {
+        None
+    }
+
     /// Whether [`ConstraintKind::begin_substep`] or [`ConstraintKind::end_substep`] may do
     /// anything. `true` (the default) is the conservative answer: the simulation then calls
     /// both hooks every substep, through the per-phase step. A kind that overrides neither hook
