@@ -58,7 +58,7 @@ pub enum SceneError {
         field: String,
         /// What the importer said.
         #[source]
-        source: ImportError,
+        source: crate::import::ImportError,
     },
     /// The core rejected a body, constraint or setting built from the scene.
     #[error("{file}: {field}: {source}")]
@@ -94,77 +94,6 @@ pub enum SceneError {
         /// The contact module's error.
         #[source]
         source: xpbd_core::contact::ContactError,
-    },
-}
-
-/// A mesh file that cannot be imported.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ImportError {
-    /// The file could not be read.
-    #[error("{file}: cannot read: {message}")]
-    Io {
-        /// The path.
-        file: String,
-        /// The OS error.
-        message: String,
-    },
-    /// The extension names no supported format.
-    #[error("{file}: unsupported mesh format (expected .obj, .ply, .node, .msh)")]
-    UnsupportedFormat {
-        /// The path.
-        file: String,
-    },
-    /// The format library rejected the bytes (truncated file, bad header, wrong counts).
-    #[error("{file}: malformed {format} file: {message}")]
-    Malformed {
-        /// The path (or `<bytes>`).
-        file: String,
-        /// `obj`, `ply`, `tetgen`, `gmsh`, `vtk`.
-        format: &'static str,
-        /// What the parser said.
-        message: String,
-    },
-    /// A required property or element is absent (e.g. a PLY file without `vertex.z`).
-    #[error("{file}: missing {what}")]
-    Missing {
-        /// The path.
-        file: String,
-        /// What is missing.
-        what: String,
-    },
-    /// A coordinate is NaN or infinite.
-    #[error("{file}: vertex {vertex} has a non-finite coordinate {value}")]
-    NonFinite {
-        /// The path.
-        file: String,
-        /// Vertex index (0-based, after import).
-        vertex: usize,
-        /// The bad coordinate.
-        value: f64,
-    },
-    /// An element refers to a vertex that does not exist.
-    #[error("{file}: element {element} refers to vertex {index}, but there are {count} vertices")]
-    IndexOutOfRange {
-        /// The path.
-        file: String,
-        /// Element index (0-based, in file order).
-        element: usize,
-        /// The bad vertex index or tag.
-        index: i64,
-        /// Number of vertices.
-        count: usize,
-    },
-    /// An element has an unsupported number of vertices (faces must be triangles).
-    #[error("{file}: element {element} has {count} vertices, expected {expected}")]
-    WrongArity {
-        /// The path.
-        file: String,
-        /// Element index.
-        element: usize,
-        /// Vertices found.
-        count: usize,
-        /// Vertices expected.
-        expected: usize,
     },
 }
 
