@@ -50,7 +50,7 @@ pub enum SceneError {
         name: String,
     },
     /// A mesh file referenced by the scene failed to import.
-    #[error("{file}: field `{field}`: {source}")]
+    #[error("{file}: field `{field}`: the mesh file cannot be imported")]
     Import {
         /// The scene file.
         file: PathBuf,
@@ -61,7 +61,7 @@ pub enum SceneError {
         source: crate::import::ImportError,
     },
     /// The core rejected a body, constraint or setting built from the scene.
-    #[error("{file}: {field}: {source}")]
+    #[error("{file}: {field}: rejected by xpbd-core")]
     Build {
         /// The scene file.
         file: PathBuf,
@@ -73,7 +73,7 @@ pub enum SceneError {
     },
     /// xpbi-continuum rejected a continuum's material or settings, or its particles (too close,
     /// non-finite).
-    #[error("{file}: {field}: {source}")]
+    #[error("{file}: {field}: rejected by xpbi-continuum")]
     Continuum {
         /// The scene file.
         file: PathBuf,
@@ -85,7 +85,7 @@ pub enum SceneError {
         source: Box<xpbi_continuum::XpbiError>,
     },
     /// The contact module rejected a collider or the contact settings.
-    #[error("{file}: {field}: {source}")]
+    #[error("{file}: {field}: rejected by the contact module")]
     Contact {
         /// The scene file.
         file: PathBuf,
@@ -174,7 +174,7 @@ pub enum CheckpointError {
         field: &'static str,
     },
     /// A block refused its saved multipliers or state (wrong length, non-finite value).
-    #[error("checkpoint block {block} ({name}): {source}")]
+    #[error("checkpoint block {block} ({name}) refused its saved state")]
     Block {
         /// Index of the block in `Simulation::blocks()`.
         block: usize,
@@ -261,7 +261,7 @@ pub enum FrameError {
     Step(#[from] xpbd_core::StepError),
     /// A continuum's particles are too fast for the substep: Δt/substeps exceeds XPBI's CFL
     /// bound `cfl · Δx / max|v|` (checked before every step, as `ContinuumScene::step`).
-    #[error("continuum[{continuum}]: {source}")]
+    #[error("continuum[{continuum}]: time step refused")]
     TimeStep {
         /// Index of the `[[continuum]]` entry.
         continuum: usize,
@@ -275,7 +275,7 @@ pub enum FrameError {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// A frame failed; the frame it happened in.
-    #[error("frame {frame}: {source}")]
+    #[error("frame {frame} failed")]
     Step {
         /// Frame being computed.
         frame: usize,
