@@ -14,7 +14,7 @@
 //! * [`export`]: VTK legacy binary (vtkio; point velocity, inverse mass, material id and, for
 //!   XPBI particles, det F, hardening, volume correction and λ; cell material id and stretch
 //!   ratio l/l₀, A/A₀, det F = V/V₀), PLY (ply-rs) and OBJ per frame.
-//! * [`import`]: OBJ, PLY (ply-rs), TetGen `.node`/`.ele`, Gmsh `.msh` 2.2 and 4.1 (mshio);
+//! * [`import`]: OBJ, PLY (ply-rs), TetGen `.node`/`.ele`, Gmsh `.msh` 4.1 (mshio) and 2.2 ASCII;
 //!   empty meshes, degenerate elements and inverted tetrahedra are refused.
 //! * [`checkpoint`]: bit-exact save/restore ([`Checkpoint`]), including warm-started
 //!   multipliers and XPBI's deformation gradients and hardening state.

@@ -43,7 +43,7 @@ use xpbd_core::Vector;
 pub use error::{ElementKind, ElementRef, ImportError};
 pub use gmsh::parse_gmsh;
 pub use obj::{load_obj, parse_obj};
-pub use ply::parse_ply;
+pub use ply::{parse_ply, read_ply};
 pub use tetgen::{parse_tetgen, parse_tetgen_pair};
 
 /// Vertices plus the triangles and/or tetrahedra that use them (0-based indices).

@@ -21,10 +21,19 @@ use super::{ImportError, ImportedMesh};
 /// assert_eq!(m.triangle_lines, vec![13]);
 /// ```
 pub fn parse_ply(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
-    guarded("ply", file, || parse_ply_unguarded(bytes, file))
+    let mesh = read_ply(bytes, file)?;
+    mesh.check_model(file)?;
+    Ok(mesh)
 }
 
-fn parse_ply_unguarded(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
+/// Reads PLY as [`parse_ply`] does, checking only finite coordinates and index ranges
+/// ([`ImportedMesh::validate`]), not the model rules: for frames written by
+/// [`crate::export::write_ply`], which may be particles only or hold flattened triangles.
+pub fn read_ply(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
+    guarded("ply", file, || read_ply_unguarded(bytes, file))
+}
+
+fn read_ply_unguarded(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
     let parser = ply_rs::parser::Parser::<DefaultElement>::new();
     let mut reader = bytes;
     let ply = parser
@@ -128,6 +137,6 @@ fn parse_ply_unguarded(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportE
         mesh.triangles
             .push([idx[0] as usize, idx[1] as usize, idx[2] as usize]);
     }
-    mesh.check_model(file)?;
+    mesh.validate(file)?;
     Ok(mesh)
 }

@@ -51,7 +51,7 @@ fn field<T: std::str::FromStr>(
 /// let m = xpbd_scene::import::parse_tetgen(node, "1 4 0\n1 1 2 3 4\n", "t.node").unwrap();
 /// assert_eq!(m.tets, vec![[0, 1, 2, 3]]);
 /// let e = xpbd_scene::import::parse_tetgen(node, "1 4 0\n1 1 2 3 9\n", "t.node").unwrap_err();
-/// assert!(e.to_string().starts_with("t.ele:2:"), "{e}");
+/// assert!(e.to_string().starts_with("t.ele: tetrahedron 0 (line 2)"), "{e}");
 /// ```
 pub fn parse_tetgen(
     node_text: &str,
