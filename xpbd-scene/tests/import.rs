@@ -143,7 +143,7 @@ fn zero_volume_tet_is_refused_by_tetgen_and_gmsh() {
     let e = parse_tetgen(flat_node, "1 4 0\n1 1 2 3 4\n", "f.node").unwrap_err();
     assert!(
         matches!(&e, ImportError::Degenerate { file, element, .. }
-            if file == "f.ele" && element.line == Some(2)),
+            if file == "f.ele" && element.line() == Some(2)),
         "{e}"
     );
     let msh = msh22("1 2 3 4").replace("4 0 0 1\n$EndNodes", "4 1 1 0\n$EndNodes");
@@ -169,10 +169,7 @@ fn inverted_tet_is_refused_alike_by_every_tet_importer() {
     ] {
         let e = r.expect_err(what);
         let ImportError::Inverted {
-            element,
-            volume,
-            vertices,
-            ..
+            element, volume, ..
         } = &e
         else {
             panic!("{what}: {e}")
@@ -183,7 +180,6 @@ fn inverted_tet_is_refused_alike_by_every_tet_importer() {
             "{what}"
         );
         assert!((volume + 1.0 / 6.0).abs() < 1e-15, "{what}: {volume}");
-        assert_eq!(*vertices, [0, 2, 1, 3], "{what}");
     }
     // And the positively listed tet is read by all three.
     assert!(parse_tetgen(NODE, "1 4 0\n1 1 2 3 4\n", "i.node").is_ok());

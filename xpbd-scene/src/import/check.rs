@@ -157,7 +157,6 @@ impl ImportedMesh {
                     file: file.into(),
                     element,
                     volume: measure,
-                    vertices: [0, 1, 2, 3].map(|k| cell[k.min(K - 1)]),
                 });
             }
         }

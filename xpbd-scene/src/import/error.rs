@@ -2,6 +2,7 @@
 //! one, the element (kind, index in the imported mesh, and source line for text formats).
 
 use std::fmt;
+use std::num::NonZeroU32;
 
 /// The kind of a mesh element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,8 +24,8 @@ pub struct ElementRef {
     pub kind: ElementKind,
     /// 0-based index among the elements of this kind.
     pub index: usize,
-    /// 1-based source line (text formats), else `None`.
-    pub line: Option<usize>,
+    /// 1-based source line (text formats; kept small so errors stay small).
+    line: Option<NonZeroU32>,
 }
 
 impl ElementRef {
@@ -37,12 +38,17 @@ impl ElementRef {
         }
     }
 
-    /// The same element, read from `line` (1-based; 0 = unknown).
+    /// The same element, read from `line` (1-based; 0, or a line past `u32::MAX`, = unknown).
     pub fn at_line(self, line: usize) -> Self {
         Self {
-            line: (line > 0).then_some(line),
+            line: u32::try_from(line).ok().and_then(NonZeroU32::new),
             ..self
         }
+    }
+
+    /// The 1-based source line, for text formats.
+    pub fn line(&self) -> Option<usize> {
+        self.line.map(|l| l.get() as usize)
     }
 }
 
@@ -185,8 +191,8 @@ pub enum ImportError {
     /// A tetrahedron whose vertices are listed in negative orientation
     /// (`det[v₁ − v₀, v₂ − v₀, v₃ − v₀] < 0`): refused, never flipped.
     #[error(
-        "{file}: {element} is inverted: signed volume {volume:e} < 0 (vertices {vertices:?} \
-         are listed in negative orientation; fix the exporter or swap two vertices)"
+        "{file}: {element} is inverted: signed volume {volume:e} < 0 (its vertices are listed \
+         in negative orientation; fix the exporter or swap two of them)"
     )]
     Inverted {
         /// The path.
@@ -195,8 +201,6 @@ pub enum ImportError {
         element: ElementRef,
         /// Signed volume `det[v₁ − v₀, v₂ − v₀, v₃ − v₀] / 6` (negative).
         volume: f64,
-        /// The tetrahedron's vertex indices (0-based), as listed.
-        vertices: [usize; 4],
     },
     /// A vertex that no element of the kind a body uses refers to: it would be a particle
     /// without mass (a silently pinned particle).

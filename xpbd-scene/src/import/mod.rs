@@ -20,8 +20,8 @@
 //! reference tetrahedron is (0,0,0), (1,0,0), (0,1,0), (0,0,1); TetGen lists the fourth
 //! corner above the first three), so a negative tet means a broken export: a mirroring
 //! transform, a converter with the wrong node order, or a tangled mesh. Flipping it would hide
-//! that and, for a tangled mesh, build overlapping elements. The error names the element and
-//! its vertices, so the export can be fixed.
+//! that and, for a tangled mesh, build overlapping elements. The error names the element (and
+//! its line in text formats), so the export can be fixed.
 //!
 //! A third-party parser that panics on malformed bytes is contained by `guarded` (quietly:
 //! nothing reaches stderr), so no importer panics (fuzzed by the `fuzz/` targets and
