@@ -84,9 +84,6 @@ pub enum BuildError {
     /// A mesh or grid description that cannot be built.
     #[error("invalid geometry: {0}")]
     InvalidGeometry(String),
-    /// Reading an input file failed.
-    #[error("cannot read {path}: {message}")]
-    Import { path: String, message: String },
 }
 
 /// A step that could not be completed. The simulation state has been rolled back to the

@@ -3,8 +3,7 @@
 
 use std::sync::Arc;
 
-use xpbd_core::builders::load_obj;
-use xpbd_core::contact::sdf::UNIT_CUBE_OBJ;
+use xpbd_core::builders::TriangleSurface;
 use xpbd_core::contact::{Friction, SdfGrid};
 use xpbd_core::prelude::*;
 
@@ -33,10 +32,7 @@ fn rest_on(shape: Shape<3>, x: f64, y: f64) -> (Vector<3>, f64) {
 /// face, at least one cell from any edge): same tolerance.
 #[test]
 fn particle_rests_on_every_shape_at_the_analytic_height() {
-    let cube_path = std::env::temp_dir().join(format!("contact_cube_{}.obj", std::process::id()));
-    std::fs::write(&cube_path, UNIT_CUBE_OBJ).unwrap();
-    let cube = load_obj(&cube_path).unwrap();
-    std::fs::remove_file(&cube_path).ok();
+    let cube = TriangleSurface::unit_cube();
     let sdf = Arc::new(SdfGrid::from_mesh(&cube, 0.05, 0.2).unwrap());
     let cases: Vec<(Shape<3>, f64, f64, f64)> = vec![
         (Shape::Sphere { radius: 0.3 }, 0.0, 0.0, 0.3 + R),

@@ -2,8 +2,6 @@
 //! value, never a panic or a NaN.
 
 use xpbd_core::builders::TriangleSurface;
-use xpbd_core::builders::obj::parse_obj;
-use xpbd_core::contact::sdf::UNIT_CUBE_OBJ;
 use xpbd_core::contact::{ColliderId, ContactError, Friction, Pose, SdfGrid};
 use xpbd_core::prelude::*;
 
@@ -135,7 +133,7 @@ fn improper_rotation_is_rejected() {
 
 #[test]
 fn non_closed_mesh_is_rejected_for_an_sdf() {
-    let mut cube = parse_obj(UNIT_CUBE_OBJ).unwrap();
+    let mut cube = TriangleSurface::unit_cube();
     cube.triangles.pop();
     let e = SdfGrid::from_mesh(&cube, 0.1, 0.1).unwrap_err();
     assert!(
@@ -143,7 +141,7 @@ fn non_closed_mesh_is_rejected_for_an_sdf() {
         "{e}"
     );
     // A closed but inconsistently oriented mesh (one face flipped) has no inside either.
-    let mut cube = parse_obj(UNIT_CUBE_OBJ).unwrap();
+    let mut cube = TriangleSurface::unit_cube();
     cube.triangles[0].swap(1, 2);
     assert!(matches!(
         SdfGrid::from_mesh(&cube, 0.1, 0.1),

@@ -391,31 +391,32 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
     for (k, m) in scene.mesh.iter().enumerate() {
         let field = format!("mesh[{k}]");
         let (mid, mat) = a.material(&field, &m.material)?;
-        let imported: ImportedMesh =
-            import_mesh(&folder.join(&m.path)).map_err(|source| SceneError::Import {
-                file: file.to_path_buf(),
-                field: format!("{field}.path"),
-                source,
-            })?;
-        let (n, per) = match m.kind {
-            MeshKind::Soft => (
-                imported.vertices.len(),
-                crate::budget::SOFT_BYTES_PER_PARTICLE,
-            ),
-            MeshKind::Cloth => (
-                imported.vertices.len(),
-                crate::budget::CLOTH_BYTES_PER_PARTICLE,
-            ),
+        let path = folder.join(&m.path);
+        let import_err = |source| SceneError::Import {
+            file: file.to_path_buf(),
+            field: format!("{field}.path"),
+            source,
         };
+        let imported: ImportedMesh = import_mesh(&path).map_err(import_err)?;
+        let per = match m.kind {
+            MeshKind::Soft => crate::budget::SOFT_BYTES_PER_PARTICLE,
+            MeshKind::Cloth => crate::budget::CLOTH_BYTES_PER_PARTICLE,
+        };
+        let n = imported.vertices.len() as f64;
         budget.add(
             format!("{field}.path"),
             m.path.display().to_string(),
-            n as f64,
+            n,
             per,
         );
         if let Some(bytes) = available {
             budget.check(bytes, file)?;
         }
+        // Every vertex must belong to an element of the kind the body is built from, or its
+        // lumped mass would be 0 (a silently pinned particle).
+        imported
+            .check_body(&path.display().to_string(), m.kind == MeshKind::Soft)
+            .map_err(import_err)?;
         let x: Vec<Vector<3>> = imported
             .vertices
             .iter()
@@ -432,14 +433,6 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         let pins = m.pins.clone();
         match m.kind {
             MeshKind::Soft => {
-                if imported.tets.is_empty() {
-                    return Err(SceneError::InvalidValue {
-                        file: file.to_path_buf(),
-                        field: format!("{field}.kind"),
-                        value: "soft".into(),
-                        reason: "the mesh file has no tetrahedra",
-                    });
-                }
                 let pinned = move |i: usize| pins.contains(&i);
                 a.solid(&field, &x, &imported.tets, &pinned, mat, mid)?;
             }

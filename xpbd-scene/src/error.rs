@@ -50,7 +50,7 @@ pub enum SceneError {
         name: String,
     },
     /// A mesh file referenced by the scene failed to import.
-    #[error("{file}: field `{field}`: {source}")]
+    #[error("{file}: field `{field}`: the mesh file cannot be imported")]
     Import {
         /// The scene file.
         file: PathBuf,
@@ -58,10 +58,10 @@ pub enum SceneError {
         field: String,
         /// What the importer said.
         #[source]
-        source: ImportError,
+        source: crate::import::ImportError,
     },
     /// The core rejected a body, constraint or setting built from the scene.
-    #[error("{file}: {field}: {source}")]
+    #[error("{file}: {field}: rejected by xpbd-core")]
     Build {
         /// The scene file.
         file: PathBuf,
@@ -73,7 +73,7 @@ pub enum SceneError {
     },
     /// xpbi-continuum rejected a continuum's material or settings, or its particles (too close,
     /// non-finite).
-    #[error("{file}: {field}: {source}")]
+    #[error("{file}: {field}: rejected by xpbi-continuum")]
     Continuum {
         /// The scene file.
         file: PathBuf,
@@ -104,7 +104,7 @@ pub enum SceneError {
         available: String,
     },
     /// The contact module rejected a collider or the contact settings.
-    #[error("{file}: {field}: {source}")]
+    #[error("{file}: {field}: rejected by the contact module")]
     Contact {
         /// The scene file.
         file: PathBuf,
@@ -113,77 +113,6 @@ pub enum SceneError {
         /// The contact module's error.
         #[source]
         source: xpbd_core::contact::ContactError,
-    },
-}
-
-/// A mesh file that cannot be imported.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ImportError {
-    /// The file could not be read.
-    #[error("{file}: cannot read: {message}")]
-    Io {
-        /// The path.
-        file: String,
-        /// The OS error.
-        message: String,
-    },
-    /// The extension names no supported format.
-    #[error("{file}: unsupported mesh format (expected .obj, .ply, .node, .msh)")]
-    UnsupportedFormat {
-        /// The path.
-        file: String,
-    },
-    /// The format library rejected the bytes (truncated file, bad header, wrong counts).
-    #[error("{file}: malformed {format} file: {message}")]
-    Malformed {
-        /// The path (or `<bytes>`).
-        file: String,
-        /// `obj`, `ply`, `tetgen`, `gmsh`, `vtk`.
-        format: &'static str,
-        /// What the parser said.
-        message: String,
-    },
-    /// A required property or element is absent (e.g. a PLY file without `vertex.z`).
-    #[error("{file}: missing {what}")]
-    Missing {
-        /// The path.
-        file: String,
-        /// What is missing.
-        what: String,
-    },
-    /// A coordinate is NaN or infinite.
-    #[error("{file}: vertex {vertex} has a non-finite coordinate {value}")]
-    NonFinite {
-        /// The path.
-        file: String,
-        /// Vertex index (0-based, after import).
-        vertex: usize,
-        /// The bad coordinate.
-        value: f64,
-    },
-    /// An element refers to a vertex that does not exist.
-    #[error("{file}: element {element} refers to vertex {index}, but there are {count} vertices")]
-    IndexOutOfRange {
-        /// The path.
-        file: String,
-        /// Element index (0-based, in file order).
-        element: usize,
-        /// The bad vertex index or tag.
-        index: i64,
-        /// Number of vertices.
-        count: usize,
-    },
-    /// An element has an unsupported number of vertices (faces must be triangles).
-    #[error("{file}: element {element} has {count} vertices, expected {expected}")]
-    WrongArity {
-        /// The path.
-        file: String,
-        /// Element index.
-        element: usize,
-        /// Vertices found.
-        count: usize,
-        /// Vertices expected.
-        expected: usize,
     },
 }
 
@@ -264,7 +193,7 @@ pub enum CheckpointError {
         field: &'static str,
     },
     /// A block refused its saved multipliers or state (wrong length, non-finite value).
-    #[error("checkpoint block {block} ({name}): {source}")]
+    #[error("checkpoint block {block} ({name}) refused its saved state")]
     Block {
         /// Index of the block in `Simulation::blocks()`.
         block: usize,
@@ -351,7 +280,7 @@ pub enum FrameError {
     Step(#[from] xpbd_core::StepError),
     /// A continuum's particles are too fast for the substep: Δt/substeps exceeds XPBI's CFL
     /// bound `cfl · Δx / max|v|` (checked before every step, as `ContinuumScene::step`).
-    #[error("continuum[{continuum}]: {source}")]
+    #[error("continuum[{continuum}]: time step refused")]
     TimeStep {
         /// Index of the `[[continuum]]` entry.
         continuum: usize,
@@ -365,7 +294,7 @@ pub enum FrameError {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// A frame failed; the frame it happened in.
-    #[error("frame {frame}: {source}")]
+    #[error("frame {frame} failed")]
     Step {
         /// Frame being computed.
         frame: usize,

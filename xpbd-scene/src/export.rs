@@ -14,7 +14,8 @@ use vtkio::model::{
 };
 use xpbd_core::{Particles, Vector};
 
-use crate::error::{ExportError, ImportError};
+use crate::error::ExportError;
+use crate::import::ImportError;
 use crate::import::ImportedMesh;
 
 /// What the particles form: the cells written with every frame, and their rest measures for

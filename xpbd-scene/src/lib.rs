@@ -14,7 +14,8 @@
 //! * [`export`]: VTK legacy binary (vtkio; point velocity, inverse mass, material id and, for
 //!   XPBI particles, det F, hardening, volume correction and λ; cell material id and stretch
 //!   ratio l/l₀, A/A₀, det F = V/V₀), PLY (ply-rs) and OBJ per frame.
-//! * [`import`]: OBJ (tobj), PLY (ply-rs), TetGen `.node`/`.ele`, Gmsh `.msh` (mshio).
+//! * [`import`]: OBJ, PLY (ply-rs), TetGen `.node`/`.ele`, Gmsh `.msh` 4.1 (mshio) and 2.2 ASCII;
+//!   empty meshes, degenerate elements and inverted tetrahedra are refused.
 //! * [`checkpoint`]: bit-exact save/restore ([`Checkpoint`]), including warm-started
 //!   multipliers and XPBI's deformation gradients and hardening state.
 //! * [`runner`]: run a scene and write its frames (`cargo xtask run SCENE --out DIR`).
@@ -151,5 +152,6 @@ pub mod scene;
 
 pub use build::{BuiltScene, build_scene};
 pub use checkpoint::Checkpoint;
-pub use error::{CheckpointError, ExportError, FrameError, ImportError, RunError, SceneError};
+pub use error::{CheckpointError, ExportError, FrameError, RunError, SceneError};
+pub use import::ImportError;
 pub use scene::SceneFile;

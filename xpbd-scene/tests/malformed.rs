@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use xpbd_scene::import::{parse_gmsh, parse_obj, parse_ply, parse_tetgen};
+use xpbd_scene::import::{ElementKind, ElementRef, parse_gmsh, parse_obj, parse_ply, parse_tetgen};
 use xpbd_scene::{ImportError, SceneError, SceneFile, build_scene};
 
 const GOOD: &str = "name = 'x'\n[time]\ndt = 0.01\nframes = 2\n\
@@ -116,14 +116,16 @@ fn missing_mesh_file_is_an_import_error() {
 }
 
 #[test]
-fn core_build_error_is_wrapped_with_the_body() {
-    // A mesh with two coincident vertices: the core rejects the zero-length edge.
+fn mesh_with_coincident_vertices_is_refused_at_import() {
+    // Two coincident vertices: a zero-area triangle, whose corners would get no mass. The
+    // importer refuses it (it reached the core's zero-length-edge check before).
     let dir = common::tmp_dir("degenerate");
     std::fs::write(dir.join("d.obj"), "v 0 0 0\nv 0 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     std::fs::write(dir.join("d.toml"), format!("{GOOD}[materials.cotton]\ndensity = 1.0\nthickness = 0.001\nyoungs = 1e6\n[[mesh]]\nmaterial = 'cotton'\npath = 'd.obj'\nkind = 'cloth'\n")).unwrap();
     let e = xpbd_scene::BuiltScene::load(&dir.join("d.toml")).unwrap_err();
     assert!(
-        matches!(&e, SceneError::Build { field, .. } if field == "mesh[0]"),
+        matches!(&e, SceneError::Import { field, source: ImportError::Degenerate { .. }, .. }
+            if field == "mesh[0].path"),
         "{e}"
     );
 }
@@ -168,7 +170,7 @@ fn ply_with_out_of_range_index_names_element() {
         e,
         ImportError::IndexOutOfRange {
             file: "t.ply".into(),
-            element: 0,
+            element: ElementRef::new(ElementKind::Triangle, 0).at_line(13),
             index: 7,
             count: 3
         }
@@ -257,13 +259,7 @@ fn tetgen_with_wrong_count_is_malformed() {
     )
     .unwrap_err();
     assert!(
-        matches!(
-            e,
-            ImportError::Malformed {
-                format: "tetgen",
-                ..
-            }
-        ),
+        matches!(&e, ImportError::Syntax { file, .. } if file == "t.node"),
         "{e}"
     );
 }
@@ -279,7 +275,10 @@ fn tetgen_with_out_of_range_index_names_element() {
     assert!(
         matches!(
             e,
-            ImportError::IndexOutOfRange { element: 0, .. } | ImportError::Malformed { .. }
+            ImportError::IndexOutOfRange {
+                element: ElementRef { index: 0, .. },
+                ..
+            }
         ),
         "{e}"
     );

@@ -36,13 +36,13 @@ pub enum XpbiError {
     #[error("time step {dt} exceeds the CFL bound {bound} (max speed {max_speed})")]
     TimeStepOverCfl { dt: f64, bound: f64, max_speed: f64 },
     /// The neighbour grid could not be built.
-    #[error("neighbour grid: {0}")]
+    #[error("neighbour grid rejected the settings")]
     Grid(#[from] xpbd_core::spatial::GridError),
     /// The XPBD core refused the model (constraint validation, settings).
-    #[error("model: {0}")]
+    #[error("model rejected by xpbd-core")]
     Build(#[from] xpbd_core::BuildError),
     /// A step failed (non-finite or diverging state); the core rolled the state back, including
     /// the XPBI deformation gradients and hardening (checkpoint/rollback hooks).
-    #[error("step failed: {0}")]
+    #[error("step failed")]
     Step(#[from] xpbd_core::StepError),
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use xpbd_scene::export::{Topology, read_vtk};
-use xpbd_scene::import::{ImportedMesh, parse_ply};
+use xpbd_scene::import::{ImportedMesh, read_ply};
 use xpbd_scene::runner::RunManifest;
 
 /// Debian's `chromium` package.
@@ -33,7 +33,7 @@ fn load_frame(path: &Path) -> Result<ImportedMesh> {
     let name = path.display().to_string();
     Ok(match path.extension().and_then(|e| e.to_str()) {
         Some("vtk") => read_vtk(&bytes, &name)?,
-        _ => parse_ply(&bytes, &name)?,
+        _ => read_ply(&bytes, &name)?,
     })
 }
 

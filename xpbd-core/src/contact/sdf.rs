@@ -147,10 +147,10 @@ impl SdfGrid<3> {
     /// whose vertices were split by normals or texture coordinates still count as closed.
     ///
     /// ```
-    /// use xpbd_core::builders::obj::parse_obj;
+    /// use xpbd_core::builders::TriangleSurface;
     /// use xpbd_core::contact::SdfGrid;
     /// use xpbd_core::Vector;
-    /// let cube = parse_obj(xpbd_core::contact::sdf::UNIT_CUBE_OBJ).unwrap();
+    /// let cube = TriangleSurface::unit_cube();
     /// let sdf = SdfGrid::from_mesh(&cube, 0.1, 0.3).unwrap();
     /// let (phi, n) = sdf.sample(&Vector::<3>::new(0.0, 0.0, 0.8));
     /// assert!((phi - 0.3).abs() < 1e-9 && (n.z - 1.0).abs() < 1e-9);
@@ -203,11 +203,6 @@ impl SdfGrid<3> {
         Self::from_values(lo, cell, dims, values)
     }
 }
-
-/// A unit cube centred at the origin (12 outward-facing triangles), for examples and tests.
-pub const UNIT_CUBE_OBJ: &str = "v -0.5 -0.5 -0.5\nv 0.5 -0.5 -0.5\nv 0.5 0.5 -0.5\nv -0.5 0.5 -0.5\n\
-v -0.5 -0.5 0.5\nv 0.5 -0.5 0.5\nv 0.5 0.5 0.5\nv -0.5 0.5 0.5\n\
-f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n";
 
 /// Merges vertices with bit-identical positions; checks indices and triangle areas.
 #[allow(clippy::type_complexity)]
@@ -351,13 +346,12 @@ fn triangle_solid_angle(p: &Vector<3>, t: &[Vector<3>; 3]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builders::obj::parse_obj;
 
     /// The cube's SDF at nodes equals the exact box distance: nodes lie on the grid, and φ is
     /// computed exactly there (closest point + winding sign), so only rounding remains.
     #[test]
     fn cube_sdf_matches_the_exact_box_distance_at_random_points_near_faces() {
-        let cube = parse_obj(UNIT_CUBE_OBJ).unwrap();
+        let cube = TriangleSurface::unit_cube();
         let sdf = SdfGrid::from_mesh(&cube, 0.05, 0.2).unwrap();
         let exact = super::super::shape::Shape::<3>::Box {
             half_extents: Vector::<3>::repeat(0.5),

@@ -18,7 +18,6 @@
 //! ```
 
 mod generators;
-mod tetgen;
 
 use crate::energy::determinant;
 use nalgebra::{SMatrix, SVector};
@@ -39,7 +38,7 @@ pub type TriMesh2 = SimplexMesh<2, 3>;
 /// Triangle surface mesh in space (cloth, boundaries).
 pub type SurfaceMesh = SimplexMesh<3, 3>;
 
-/// Why a mesh is unusable. Every variant names the offending cell/vertex/line.
+/// Why a mesh is unusable. Every variant names the offending cell or vertex.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MeshError {
     /// A vertex coordinate is NaN or infinite.
@@ -95,24 +94,6 @@ pub enum MeshError {
         field: &'static str,
         /// Its value (as text).
         value: String,
-    },
-    /// Malformed text in an imported file.
-    #[error("{file}: line {line}: {message}")]
-    Parse {
-        /// Which input (`"node"`, `"ele"`, or a path).
-        file: String,
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// A file could not be read.
-    #[error("cannot read {path}: {message}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The OS error.
-        message: String,
     },
 }
 

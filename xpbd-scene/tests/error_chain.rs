@@ -1,0 +1,113 @@
+//! Error chains print each cause once: a variant either writes its inner error into its own
+//! message or exposes it as `source()`, never both (with `anyhow`'s `{:#}` or `Caused by:`
+//! the message would repeat, three times for the CFL error of a run).
+mod common;
+
+use std::error::Error;
+use std::path::Path;
+
+use xpbd_core::{BuildError, StepError};
+use xpbd_scene::error::FrameError;
+use xpbd_scene::{CheckpointError, ImportError, RunError, SceneError};
+use xpbi_continuum::XpbiError;
+
+/// The messages of `e` and its sources, outermost first.
+fn chain(e: &(dyn Error + 'static)) -> Vec<String> {
+    let mut out = vec![e.to_string()];
+    let mut next = e.source();
+    while let Some(s) = next {
+        out.push(s.to_string());
+        next = s.source();
+    }
+    out
+}
+
+/// No message in the chain contains the next one's text, and the chain has `depth` links.
+fn assert_each_cause_once(e: &(dyn Error + 'static), depth: usize) {
+    let c = chain(e);
+    assert_eq!(c.len(), depth, "{c:#?}");
+    for w in c.windows(2) {
+        assert!(
+            !w[0].contains(&w[1]),
+            "{:?} repeats its source {:?}",
+            w[0],
+            w[1]
+        );
+    }
+}
+
+fn cfl() -> XpbiError {
+    XpbiError::TimeStepOverCfl {
+        dt: 1e-3,
+        bound: 2.5e-4,
+        max_speed: 4.0,
+    }
+}
+
+#[test]
+fn scene_errors_wrapping_importer_core_and_xpbi_errors_print_each_cause_once() {
+    // A real build: the [[mesh]] file is a zero-area triangle.
+    let dir = common::tmp_dir("chain");
+    std::fs::write(dir.join("flat.obj"), "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n").unwrap();
+    let text = "name = 'c'\n[time]\ndt = 0.01\nframes = 1\n[materials.m]\ndensity = 1.0\n\
+                thickness = 0.001\n[[mesh]]\nmaterial = 'm'\npath = 'flat.obj'\nkind = 'cloth'\n";
+    std::fs::write(dir.join("c.toml"), text).unwrap();
+    let e = xpbd_scene::BuiltScene::load(&dir.join("c.toml")).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            SceneError::Import {
+                source: ImportError::Degenerate { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_each_cause_once(&e, 2);
+
+    let file = Path::new("s.toml").to_path_buf();
+    let build = SceneError::Build {
+        file: file.clone(),
+        field: "cloth[0]".into(),
+        source: BuildError::InvalidGeometry("edge 3 has zero length".into()),
+    };
+    assert_each_cause_once(&build, 2);
+    let continuum = SceneError::Continuum {
+        file: file.clone(),
+        field: "continuum[0]".into(),
+        source: Box::new(XpbiError::Build(BuildError::InvalidGeometry("x".into()))),
+    };
+    assert_each_cause_once(&continuum, 3);
+    let ckpt = CheckpointError::Block {
+        block: 2,
+        name: "distance",
+        source: BuildError::InvalidGeometry("3 multipliers for 4 constraints".into()),
+    };
+    assert_each_cause_once(&ckpt, 2);
+    let scene_in_ckpt = CheckpointError::Scene(build);
+    assert_each_cause_once(&scene_in_ckpt, 2);
+}
+
+#[test]
+fn run_and_xpbi_errors_print_each_cause_once() {
+    // The CFL error of a run: frame → continuum → XPBI's bound, each printed once.
+    let run = RunError::Step {
+        frame: 3,
+        source: FrameError::TimeStep {
+            continuum: 0,
+            source: cfl(),
+        },
+    };
+    assert_each_cause_once(&run, 3);
+    let shown = chain(&run).join(": ");
+    assert_eq!(shown.matches("CFL bound").count(), 1, "{shown}");
+    let step = RunError::Step {
+        frame: 1,
+        source: FrameError::Step(StepError::NonPositiveTimeStep { dt: -1.0 }),
+    };
+    assert_each_cause_once(&step, 2);
+    assert_each_cause_once(
+        &XpbiError::Step(StepError::NonPositiveTimeStep { dt: 0.0 }),
+        2,
+    );
+}
