@@ -121,8 +121,10 @@ fn a_failing_step_is_halved_then_the_error_keeps_the_last_good_state() {
     let mut p = Particles::<2>::new();
     p.push(Vector::<2>::zeros(), 1.0);
     p.v[0] = Vector::<2>::new(0.0, -9.0);
-    let mut settings = SolverSettings::<2>::default();
-    settings.substeps = 1;
+    let mut settings = SolverSettings::<2> {
+        substeps: 1,
+        ..SolverSettings::default()
+    };
     settings.diagnostics.max_speed = 10.0;
     let mut sim = Simulation::new(p, settings).unwrap();
     let mut attempts = Vec::new();

@@ -101,9 +101,9 @@ impl MemoryEstimate {
                 file: file.to_path_buf(),
                 field: p.field.clone(),
                 value: p.value.clone(),
-                part: human_bytes(p.bytes),
-                total: human_bytes(total),
-                available: human_bytes(available as f64),
+                part: p.bytes,
+                total,
+                available,
             }),
             _ => Ok(()),
         }

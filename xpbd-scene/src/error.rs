@@ -87,7 +87,11 @@ pub enum SceneError {
     /// The scene would allocate more memory than the machine has available
     /// ([`crate::budget`]): refused before anything is allocated.
     #[error(
-        "{file}: the scene would allocate about {total}, more than the {available} available (largest part: field `{field}` = {value}, about {part})"
+        "{}: the scene would allocate about {}, more than the {} available (largest part: field `{field}` = {value}, about {})",
+        file.display(),
+        crate::budget::human_bytes(*total),
+        crate::budget::human_bytes(*available as f64),
+        crate::budget::human_bytes(*part)
     )]
     TooLarge {
         /// The scene file.
@@ -96,12 +100,12 @@ pub enum SceneError {
         field: String,
         /// Its value, as written.
         value: String,
-        /// The largest part's estimate (e.g. `15.1 GB`).
-        part: String,
-        /// The whole scene's estimate.
-        total: String,
-        /// The memory available when the scene was built.
-        available: String,
+        /// The largest part's estimate (bytes).
+        part: f64,
+        /// The whole scene's estimate (bytes).
+        total: f64,
+        /// The memory available when the scene was built (bytes).
+        available: u64,
     },
     /// The contact module rejected a collider or the contact settings.
     #[error("{file}: {field}: rejected by the contact module")]

@@ -16,8 +16,9 @@
 //! not depend on the order of reduction), so the sequence of steps is the same for any thread
 //! count.
 //!
-//! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`], [`StepError::Overstrained`], [`StepError::BlockFault`]) has been rolled back
-//! by [`Simulation::step`]; it is retried at half its size, at most
+//! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`],
+//! [`StepError::Overstrained`], [`StepError::BlockFault`]) has been rolled back by
+//! [`Simulation::step`]; it is retried at half its size, at most
 //! [`AdaptiveStepping::max_halvings`] times, and the halved cap is kept for the rest of the
 //! span. Then [`StepError::StepSizeExhausted`] carries the last failure; the state is that of
 //! the start of the failing step, so nothing already simulated is lost.
@@ -197,11 +198,11 @@ impl<const D: usize> Simulation<D> {
                 match self.step(dt) {
                     Ok(_) => break,
                     Err(
-                        e @ (StepError::Diverged { .. }
+                        StepError::Diverged { .. }
                         | StepError::NonFinite { .. }
-                        | StepError::Overstrained { .. }),
+                        | StepError::Overstrained { .. }
+                        | StepError::BlockFault { .. },
                     ) if halvings < stepping.max_halvings => {
-                        let _ = e;
                         halvings += 1;
                         report.halvings += 1;
                         dt *= 0.5;
@@ -210,7 +211,8 @@ impl<const D: usize> Simulation<D> {
                     Err(
                         e @ (StepError::Diverged { .. }
                         | StepError::NonFinite { .. }
-                        | StepError::Overstrained { .. }),
+                        | StepError::Overstrained { .. }
+                        | StepError::BlockFault { .. }),
                     ) => {
                         return Err(StepError::StepSizeExhausted {
                             time: self.time,

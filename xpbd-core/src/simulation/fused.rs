@@ -381,6 +381,8 @@ mod tests {
         sim.add_constraints(cloth.stretch.clone()).unwrap();
         sim.add_constraints(bending).unwrap();
         sim.set_fused_step(fused);
+        // The partitioning is what is tested, at thread counts above this machine's too.
+        sim.fused_oversubscribed = true;
         sim
     }
 
@@ -398,6 +400,22 @@ mod tests {
             .flat_map(|b| b.multipliers().iter().map(|l| l.to_bits()))
             .collect();
         (bits(&p.x), bits(&p.x_prev), bits(&p.v), lambda)
+    }
+
+    /// A pool larger than the machine runs per phase (the fused step's spin barriers would
+    /// make every step wait on descheduled threads), with the same bits.
+    #[test]
+    fn a_pool_larger_than_the_machine_runs_per_phase() {
+        let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut reference = rich_cloth(2, false, 1e4);
+        let mut sim = rich_cloth(hardware + 1, true, 1e4);
+        sim.fused_oversubscribed = false;
+        for _ in 0..3 {
+            reference.step(1.0 / 60.0).unwrap();
+            sim.step(1.0 / 60.0).unwrap();
+            assert!(!sim.last_step_fused());
+            assert!(state(&sim) == state(&reference));
+        }
     }
 
     #[test]
