@@ -6,7 +6,7 @@ use crate::element::ElementOrder;
 use crate::error::FemError;
 use crate::fem_mesh::FemMesh;
 use crate::linear_solver::SparseSolver;
-use crate::material::{Material, MaterialKind};
+use crate::material::{ConstitutiveModel, MaterialKind};
 use crate::problem::Problem;
 use crate::static_solver::{StaticSettings, solve_static};
 use nalgebra::{Vector2, Vector3};
@@ -51,7 +51,7 @@ pub fn cantilever_problem_3d_with_mesh(
     let mesh = FemMesh::from_simplex_mesh(&tets, element_order(order)?)?;
     let mut p = Problem::new(
         mesh,
-        Material::new(material, beam.youngs, beam.poisson)?,
+        ConstitutiveModel::new(material, beam.youngs, beam.poisson)?,
         beam.density,
     )?;
     p.clamp(|x| x.x.abs() < CLAMP_TOLERANCE * beam.length);
@@ -77,7 +77,7 @@ pub fn cantilever_problem_2d(
     let mesh = FemMesh::from_simplex_mesh(&beam.tri_mesh_2d(cells)?, element_order(order)?)?;
     let mut p = Problem::new(
         mesh,
-        Material::new(material, beam.youngs, beam.poisson)?,
+        ConstitutiveModel::new(material, beam.youngs, beam.poisson)?,
         beam.density,
     )?;
     p.thickness = beam.width;

@@ -124,7 +124,7 @@ impl<'a, const D: usize> BackwardEuler<'a, D> {
     /// use xpbd_core::mesh::TriMesh2;
     /// use xpbd_fem_reference::*;
     /// let mesh = FemMesh::from_simplex_mesh(&TriMesh2::rectangle([1.0, 0.1], [10, 1]).unwrap(), ElementOrder::Quadratic).unwrap();
-    /// let mut p = Problem::new(mesh, Material::new(MaterialKind::Hencky, 1e6, 0.3).unwrap(), 1000.0).unwrap();
+    /// let mut p = Problem::new(mesh, ConstitutiveModel::new(MaterialKind::Hencky, 1e6, 0.3).unwrap(), 1000.0).unwrap();
     /// p.clamp(|x| x.x < 1e-12);
     /// p.body_force = Vector2::new(0.0, -9.81);
     /// let n = p.dof_count();

@@ -41,7 +41,7 @@ pub use dynamics::BackwardEuler;
 pub use element::ElementOrder;
 pub use error::FemError;
 pub use fem_mesh::FemMesh;
-pub use material::{Material, MaterialKind};
+pub use material::{ConstitutiveModel, MaterialKind};
 pub use newton::{NewtonSettings, NewtonStats, TangentKind};
 pub use problem::Problem;
 pub use static_solver::{StaticSettings, StaticSolution, solve_static, solve_static_from};

@@ -10,15 +10,15 @@ use xpbd_core::energy::{
 macro_rules! dispatch {
     ($self:ident, $m:ident => $e:expr) => {
         match $self {
-            Material::Hencky($m) => $e,
-            Material::NeoHookean($m) => $e,
-            Material::StableNeoHookean($m) => $e,
-            Material::Linear($m) => $e,
+            ConstitutiveModel::Hencky($m) => $e,
+            ConstitutiveModel::NeoHookean($m) => $e,
+            ConstitutiveModel::StableNeoHookean($m) => $e,
+            ConstitutiveModel::Linear($m) => $e,
         }
     };
 }
 
-/// Material model names (as accepted by `cargo xtask cantilever --material`).
+/// Constitutive model names (as accepted by `cargo xtask cantilever --material`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MaterialKind {
     /// StVK with Hencky strain (`hencky`).
@@ -56,7 +56,7 @@ impl std::str::FromStr for MaterialKind {
 
 /// A material with its parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Material {
+pub enum ConstitutiveModel {
     /// See [`HenckyStvk`].
     Hencky(HenckyStvk),
     /// See [`NeoHookean`].
@@ -67,14 +67,14 @@ pub enum Material {
     Linear(LinearElastic),
 }
 
-impl Material {
+impl ConstitutiveModel {
     /// The material of `kind` with Lamé parameters from `E` and `ν`; rejects non-finite `E`,
     /// `E ≤ 0` and `ν ∉ (−1, 0.5)`.
     ///
     /// ```
-    /// use xpbd_fem_reference::{Material, MaterialKind};
-    /// assert!(Material::new(MaterialKind::Hencky, 1e6, 0.3).is_ok());
-    /// assert!(Material::new(MaterialKind::Hencky, f64::NAN, 0.3).is_err());
+    /// use xpbd_fem_reference::{ConstitutiveModel, MaterialKind};
+    /// assert!(ConstitutiveModel::new(MaterialKind::Hencky, 1e6, 0.3).is_ok());
+    /// assert!(ConstitutiveModel::new(MaterialKind::Hencky, f64::NAN, 0.3).is_err());
     /// ```
     pub fn new(kind: MaterialKind, youngs: f64, poisson: f64) -> Result<Self, FemError> {
         if !(youngs.is_finite() && youngs > 0.0) {
@@ -113,7 +113,7 @@ impl Material {
     }
 }
 
-impl<const D: usize> HyperelasticEnergy<D> for Material {
+impl<const D: usize> HyperelasticEnergy<D> for ConstitutiveModel {
     fn psi(&self, f: &SMatrix<f64, D, D>) -> f64 {
         dispatch!(self, m => m.psi(f))
     }

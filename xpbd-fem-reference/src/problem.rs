@@ -4,7 +4,7 @@
 use crate::element::{ElementOrder, Quadrature, barycentric, face_load_fractions, shape_values};
 use crate::error::FemError;
 use crate::fem_mesh::{ElementGeometry, FemMesh};
-use crate::material::Material;
+use crate::material::ConstitutiveModel;
 use nalgebra::SVector;
 
 /// A hyperelastic boundary-value problem in `D` dimensions (`D = 2` is plane strain per unit
@@ -16,9 +16,9 @@ use nalgebra::SVector;
 /// ```
 /// use nalgebra::Vector2;
 /// use xpbd_core::mesh::TriMesh2;
-/// use xpbd_fem_reference::{ElementOrder, FemMesh, Material, MaterialKind, Problem};
+/// use xpbd_fem_reference::{ElementOrder, FemMesh, ConstitutiveModel, MaterialKind, Problem};
 /// let mesh = FemMesh::from_simplex_mesh(&TriMesh2::rectangle([1.0, 0.1], [10, 1]).unwrap(), ElementOrder::Quadratic).unwrap();
-/// let mut p = Problem::new(mesh, Material::new(MaterialKind::Linear, 1e6, 0.3).unwrap(), 1000.0).unwrap();
+/// let mut p = Problem::new(mesh, ConstitutiveModel::new(MaterialKind::Linear, 1e6, 0.3).unwrap(), 1000.0).unwrap();
 /// assert_eq!(p.clamp(|x| x.x < 1e-12), 3 * 2); // 3 nodes on x = 0, both components
 /// p.body_force = Vector2::new(0.0, -9.81);
 /// let f = p.external_force();
@@ -30,7 +30,7 @@ pub struct Problem<const D: usize> {
     /// The mesh.
     pub mesh: FemMesh<D>,
     /// The material.
-    pub material: Material,
+    pub material: ConstitutiveModel,
     /// Mass density `ρ` (per unit reference volume).
     pub density: f64,
     /// Body-force acceleration (e.g. gravity `(0, 0, −9.81)`), applied as `ρ b`.
@@ -49,7 +49,11 @@ pub struct Problem<const D: usize> {
 impl<const D: usize> Problem<D> {
     /// A problem with no loads and no Dirichlet conditions. Rejects a non-finite or
     /// non-positive density.
-    pub fn new(mesh: FemMesh<D>, material: Material, density: f64) -> Result<Self, FemError> {
+    pub fn new(
+        mesh: FemMesh<D>,
+        material: ConstitutiveModel,
+        density: f64,
+    ) -> Result<Self, FemError> {
         if !(density.is_finite() && density > 0.0) {
             return Err(FemError::NonFiniteParameter {
                 field: "density",

@@ -120,7 +120,7 @@ pub(crate) fn check_state<const D: usize>(problem: &Problem<D>, u: &[f64]) -> Re
 /// use xpbd_fem_reference::*;
 /// // A bar under uniaxial tension: linear material, P1, exact solution u_x = σ x / E'.
 /// let mesh = FemMesh::from_simplex_mesh(&TriMesh2::rectangle([2.0, 1.0], [4, 2]).unwrap(), ElementOrder::Linear).unwrap();
-/// let mut p = Problem::new(mesh, Material::new(MaterialKind::Linear, 100.0, 0.0).unwrap(), 1.0).unwrap();
+/// let mut p = Problem::new(mesh, ConstitutiveModel::new(MaterialKind::Linear, 100.0, 0.0).unwrap(), 1.0).unwrap();
 /// p.clamp(|x| x.x < 1e-12);
 /// p.add_traction(|x| (x.x - 2.0).abs() < 1e-12, Vector2::new(1.0, 0.0)).unwrap();
 /// let sol = solve_static(&p, &StaticSettings::default()).unwrap();

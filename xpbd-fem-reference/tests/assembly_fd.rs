@@ -27,7 +27,8 @@ fn check<const D: usize, const K: usize>(linear: &SimplexMesh<D, K>, h_mesh: f64
             MaterialKind::Linear,
         ] {
             let mesh = FemMesh::from_simplex_mesh(linear, order).unwrap();
-            let mut p = Problem::new(mesh, Material::new(kind, 50.0, 0.3).unwrap(), 2.0).unwrap();
+            let mut p =
+                Problem::new(mesh, ConstitutiveModel::new(kind, 50.0, 0.3).unwrap(), 2.0).unwrap();
             p.clamp(|x| x.norm() < 1e-12); // one node: the system exists, everything else free
             let system = System::new(&p).unwrap();
             let n = p.dof_count();
@@ -114,7 +115,7 @@ fn consistent_mass_integrates_the_total_mass_exactly() {
         .unwrap();
         let mut p = Problem::new(
             mesh,
-            Material::new(MaterialKind::Linear, 1.0, 0.3).unwrap(),
+            ConstitutiveModel::new(MaterialKind::Linear, 1.0, 0.3).unwrap(),
             3.0,
         )
         .unwrap();

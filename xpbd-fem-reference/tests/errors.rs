@@ -11,8 +11,8 @@ fn unit_square(order: ElementOrder) -> FemMesh<2> {
     FemMesh::from_simplex_mesh(&TriMesh2::rectangle([1.0, 1.0], [2, 2]).unwrap(), order).unwrap()
 }
 
-fn material(kind: MaterialKind) -> Material {
-    Material::new(kind, 100.0, 0.3).unwrap()
+fn material(kind: MaterialKind) -> ConstitutiveModel {
+    ConstitutiveModel::new(kind, 100.0, 0.3).unwrap()
 }
 
 #[test]
@@ -116,14 +116,14 @@ fn singular_system() {
 #[test]
 fn non_finite_parameters() {
     assert!(matches!(
-        Material::new(MaterialKind::NeoHookean, f64::INFINITY, 0.3),
+        ConstitutiveModel::new(MaterialKind::NeoHookean, f64::INFINITY, 0.3),
         Err(FemError::NonFiniteParameter {
             field: "youngs",
             ..
         })
     ));
     assert!(matches!(
-        Material::new(MaterialKind::Linear, 1.0, 0.5),
+        ConstitutiveModel::new(MaterialKind::Linear, 1.0, 0.5),
         Err(FemError::NonFiniteParameter {
             field: "poisson",
             ..

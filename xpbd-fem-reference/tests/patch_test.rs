@@ -49,7 +49,8 @@ fn run<const D: usize, const K: usize>(
             MaterialKind::StableNeoHookean,
         ] {
             let fem = FemMesh::from_simplex_mesh(mesh, order).unwrap();
-            let mut p = Problem::new(fem, Material::new(kind, 10.0, 0.3).unwrap(), 1.0).unwrap();
+            let mut p =
+                Problem::new(fem, ConstitutiveModel::new(kind, 10.0, 0.3).unwrap(), 1.0).unwrap();
             let exact: Vec<SVector<f64, D>> = p.mesh.nodes.iter().map(|x| a * x + b).collect();
             let mut interior = 0;
             for (n, x) in p.mesh.nodes.clone().iter().enumerate() {

@@ -26,7 +26,7 @@ use crate::continuum::Hold;
 use crate::error::SceneError;
 use crate::export::{Topology, segment_length, tet_volume, triangle_area};
 use crate::import::{ImportedMesh, import_mesh};
-use crate::scene::{BendingModel, Material, MeshKind, SceneFile, ShapeSpec};
+use crate::scene::{BendingModel, MaterialSpec, MeshKind, SceneFile, ShapeSpec};
 
 /// A built scene: the simulation, what its particles form, and the time stepping.
 #[derive(Debug)]
@@ -124,7 +124,7 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    fn material(&self, field: &str, name: &str) -> Result<(u32, &'a Material), SceneError> {
+    fn material(&self, field: &str, name: &str) -> Result<(u32, &'a MaterialSpec), SceneError> {
         let scene: &'a SceneFile = self.scene;
         scene
             .materials
@@ -177,7 +177,7 @@ impl<'a> Assembler<'a> {
         &mut self,
         field: &str,
         triangles: &[[usize; 3]],
-        mat: &Material,
+        mat: &MaterialSpec,
         material: u32,
         bending: BendingModel,
     ) -> Result<(), SceneError> {
@@ -246,7 +246,7 @@ impl<'a> Assembler<'a> {
         vertices: &[Vector<3>],
         tets: &[[usize; 4]],
         pinned: &dyn Fn(usize) -> bool,
-        mat: &Material,
+        mat: &MaterialSpec,
         material: u32,
     ) -> Result<(), SceneError> {
         let youngs = self.require(

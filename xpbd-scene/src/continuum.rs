@@ -30,7 +30,7 @@ use xpbi_continuum::plasticity::{
 use xpbi_continuum::xsph::Xsph;
 
 pub use crate::region::{ExcludeSpec, HalfSpaceSpec, NozzleSpec, RegionSpec};
-use crate::scene::{Material, Validator};
+use crate::scene::{MaterialSpec, Validator};
 
 /// `[[continuum]]`: particles sampled in a region, solved by XPBI.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -408,7 +408,7 @@ impl Preset {
 
 /// Fills the fields a preset provides (density, Young's modulus, Poisson ratio, plasticity)
 /// where the scene gave none.
-pub(crate) fn apply_preset(m: &mut Material) {
+pub(crate) fn apply_preset(m: &mut MaterialSpec) {
     if let Some(p) = m.preset {
         let x = p.material();
         m.density.get_or_insert(x.density);

@@ -39,7 +39,7 @@ pub struct SceneFile {
     pub solver: SolverSection,
     /// Materials by name (SI units).
     #[serde(default)]
-    pub materials: BTreeMap<String, Material>,
+    pub materials: BTreeMap<String, MaterialSpec>,
     /// Cloth grids.
     #[serde(default)]
     pub cloth: Vec<ClothSpec>,
@@ -142,7 +142,7 @@ impl Default for SolverSection {
 /// `[materials.NAME]`: SI parameters.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Material {
+pub struct MaterialSpec {
     /// A continuum preset supplying density, `youngs`, `poisson` and `plasticity` where they
     /// are absent (see [`Preset`]); filled in by [`SceneFile::parse`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -162,7 +162,7 @@ pub struct Material {
     pub plasticity: Option<PlasticitySpec>,
 }
 
-impl Material {
+impl MaterialSpec {
     /// ρ (kg/m³); NaN if absent, which validation rejects.
     pub fn density(&self) -> f64 {
         self.density.unwrap_or(f64::NAN)

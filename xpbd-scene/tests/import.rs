@@ -373,11 +373,38 @@ fn child_parses_the_panicking_ply() {
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions/import_ply");
+    // The libFuzzer crash inputs (`crash-*`) are the ones that make ply-rs panic.
     for entry in std::fs::read_dir(dir).unwrap() {
-        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let path = entry.unwrap().path();
+        if !path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("crash-")
+        {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
         let e = parse_ply(&bytes, "crash.ply").unwrap_err();
         assert!(e.to_string().contains("parser panicked"), "{e}");
         println!("typed: {e}");
     }
     // A panic outside the guard still reaches the previous hook (and stderr) as before.
+}
+
+/// A PLY header whose elements cannot fit in the bytes after it is refused before the parser
+/// allocates for them (an element with 4·10⁹ entries and no property made ply-rs allocate
+/// until the process was killed).
+#[test]
+fn ply_header_larger_than_its_payload_is_refused_before_allocating() {
+    let empty = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n\
+                 property float z\nelement junk 4294967295\nend_header\n0 0 0\n1 0 0\n0 1 0\n";
+    let e = xpbd_scene::import::parse_ply(empty.as_bytes(), "e.ply").unwrap_err();
+    assert!(e.to_string().contains("no property"), "{e}");
+    let binary = "ply\nformat binary_little_endian 1.0\nelement vertex 1000000000\n\
+                  property float x\nproperty float y\nproperty float z\nend_header\n";
+    let mut bytes = binary.as_bytes().to_vec();
+    bytes.extend_from_slice(&[0u8; 24]);
+    let e = xpbd_scene::import::parse_ply(&bytes, "b.ply").unwrap_err();
+    assert!(e.to_string().contains("more than the 24 bytes"), "{e}");
 }

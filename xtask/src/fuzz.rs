@@ -421,6 +421,8 @@ pub fn fuzz(
         findings: Vec::new(),
     };
     let mut round = 0u64;
+    let current = regressions.join(format!("{}.current", target.name()));
+    std::fs::create_dir_all(regressions)?;
     while start.elapsed() < budget && outcome.cases < max_cases {
         let cases = 64.min(max_cases - outcome.cases);
         let mut key = [0u8; 32];
@@ -437,6 +439,9 @@ pub fn fuzz(
         let strategy = (0..seeds.len(), proptest::collection::vec(mutation(), 1..6));
         let result = runner.run(&strategy, |(s, muts)| {
             let input = apply(target, &seeds[s], &muts);
+            // A case that kills the process (out of memory, stack overflow) leaves its input
+            // here, for the next run to shrink by hand.
+            let _ = std::fs::write(&current, &input);
             check(target, &input).map_err(TestCaseError::fail)
         });
         outcome.cases += cases;
@@ -456,6 +461,7 @@ pub fn fuzz(
             Err(TestError::Abort(reason)) => anyhow::bail!("{}: {reason}", target.name()),
         }
     }
+    let _ = std::fs::remove_file(&current);
     Ok(outcome)
 }
 

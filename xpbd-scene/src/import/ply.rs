@@ -33,7 +33,75 @@ pub fn read_ply(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
     guarded("ply", file, || read_ply_unguarded(bytes, file))
 }
 
+/// Refuses a header whose elements cannot fit in the bytes after it, before ply-rs allocates
+/// for them: an element with entries but no property (ply-rs would read each entry from
+/// nothing, 4·10⁹ of them for `element vertex 4294967295`), or more entries than the payload
+/// could hold (at least 1 byte per ASCII entry, the sum of the fixed sizes per binary one).
+fn check_header_sizes(bytes: &[u8], file: &str) -> Result<(), ImportError> {
+    let malformed = |message: String| ImportError::Malformed {
+        file: file.into(),
+        format: "ply",
+        message,
+    };
+    let size = |t: &str| match t {
+        "char" | "uchar" | "int8" | "uint8" => Some(1u64),
+        "short" | "ushort" | "int16" | "uint16" => Some(2),
+        "int" | "uint" | "float" | "int32" | "uint32" | "float32" => Some(4),
+        "double" | "float64" => Some(8),
+        _ => None,
+    };
+    let mut ascii = true;
+    let mut elements: Vec<(String, u64, u64, usize)> = Vec::new(); // name, count, bytes, properties
+    let mut offset = 0;
+    for line in bytes.split(|&b| b == b'\n') {
+        offset += line.len() + 1;
+        let words: Vec<&str> = std::str::from_utf8(line)
+            .unwrap_or("")
+            .split_ascii_whitespace()
+            .collect();
+        match words.as_slice() {
+            ["format", f, ..] => ascii = *f == "ascii",
+            ["element", name, count] => {
+                let count = count.parse::<u64>().unwrap_or(0);
+                elements.push((name.to_string(), count, 0, 0));
+            }
+            ["property", "list", count_type, ..] => {
+                if let Some(e) = elements.last_mut() {
+                    e.2 += size(count_type).unwrap_or(1);
+                    e.3 += 1;
+                }
+            }
+            ["property", t, ..] => {
+                if let Some(e) = elements.last_mut() {
+                    e.2 += size(t).unwrap_or(1);
+                    e.3 += 1;
+                }
+            }
+            ["end_header"] => break,
+            _ => {}
+        }
+    }
+    let payload = bytes.len().saturating_sub(offset) as u64;
+    let mut needed = 0u64;
+    for (name, count, entry_bytes, properties) in &elements {
+        if *count > 0 && *properties == 0 {
+            return Err(malformed(format!(
+                "element `{name}` declares {count} entries but no property"
+            )));
+        }
+        let per_entry = if ascii { 1 } else { *entry_bytes };
+        needed = needed.saturating_add(count.saturating_mul(per_entry));
+        if needed > payload {
+            return Err(malformed(format!(
+                "element `{name}` declares {count} entries, more than the {payload} bytes after the header can hold"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn read_ply_unguarded(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
+    check_header_sizes(bytes, file)?;
     let parser = ply_rs::parser::Parser::<DefaultElement>::new();
     let mut reader = bytes;
     let ply = parser
