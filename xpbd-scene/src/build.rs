@@ -14,7 +14,10 @@ use xpbd_core::constraint::{
     DihedralBendingConstraints, DistanceConstraints, IsometricBendingConstraints,
     NeoHookeanTetConstraints,
 };
-use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Pose, Shape};
+use xpbd_core::contact::{
+    BodyContacts, Collider, ColliderContacts, ContactOptions, Friction, PointTriangleContacts,
+    Pose, Shape,
+};
 use xpbd_core::mesh::TetMesh;
 use xpbd_core::simulation::BlockHandle;
 use xpbd_core::{AdvanceReport, BuildError, Particles, Simulation, SolverSettings, Vector};
@@ -26,6 +29,7 @@ use crate::continuum::Hold;
 use crate::error::SceneError;
 use crate::export::{Topology, segment_length, tet_volume, triangle_area};
 use crate::import::{ImportedMesh, import_mesh};
+use crate::interaction::{Body, BodyKind, half_mean_edge, tet_edges, triangle_edges};
 use crate::scene::{BendingModel, MaterialSpec, MeshKind, SceneFile, ShapeSpec};
 
 /// A built scene: the simulation, what its particles form, and the time stepping.
@@ -49,6 +53,8 @@ pub struct BuiltScene {
     pub(crate) handles: Vec<AnyBlock>,
     /// The steps taken so far (sizes, halvings) by [`BuiltScene::step`].
     pub steps: AdvanceReport,
+    /// Every body (name, kind, particles) in build order; see [`crate::interaction`].
+    pub bodies: Vec<Body>,
 }
 
 /// A `[[continuum]]`'s XPBI block.
@@ -71,6 +77,8 @@ pub(crate) enum AnyBlock {
     Contacts(BlockHandle<ColliderContacts<3>>),
     Spacing(BlockHandle<SpacingConstraints<3>>),
     Xpbi(BlockHandle<XpbiContinuum<3>>),
+    Bodies(BlockHandle<BodyContacts<3>>),
+    Triangles(BlockHandle<PointTriangleContacts>),
 }
 
 impl AnyBlock {
@@ -84,6 +92,8 @@ impl AnyBlock {
             Self::Contacts(h) => sim.block_mut(h),
             Self::Spacing(h) => sim.block_mut(h),
             Self::Xpbi(h) => sim.block_mut(h),
+            Self::Bodies(h) => sim.block_mut(h),
+            Self::Triangles(h) => sim.block_mut(h),
         }
     }
 }
@@ -112,6 +122,8 @@ struct Assembler<'a> {
     dihedral: Vec<(String, DihedralBendingConstraints)>,
     isometric: Vec<(String, IsometricBendingConstraints)>,
     tets: Vec<(String, NeoHookeanTetConstraints<3>)>,
+    bodies: Vec<Body>,
+    names: Vec<(String, String, bool)>,
 }
 
 impl<'a> Assembler<'a> {
@@ -161,6 +173,35 @@ impl<'a> Assembler<'a> {
             self.topology.particle_material.push(material);
         }
         base
+    }
+
+    /// Records the body built last: particles `start..` the current end, its triangles (cloth)
+    /// and its contact radius (`[contacts] radius`, else `radius`, else half the mean edge).
+    fn record_body(
+        &mut self,
+        kind: BodyKind,
+        start: usize,
+        triangles: Vec<[usize; 3]>,
+        edges: &[[usize; 2]],
+        radius: Option<f64>,
+    ) {
+        let k = self.bodies.len();
+        let (field, name, _) = self.names[k].clone();
+        let radius = self
+            .scene
+            .contacts
+            .as_ref()
+            .map(|c| c.radius)
+            .or(radius)
+            .unwrap_or_else(|| half_mean_edge(&self.particles.x, edges));
+        self.bodies.push(Body {
+            name,
+            field,
+            kind,
+            particles: start..self.particles.len(),
+            radius,
+            triangles,
+        });
     }
 
     fn add_segment(&mut self, s: [usize; 2], material: u32) {
@@ -310,6 +351,8 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         dihedral: Vec::new(),
         isometric: Vec::new(),
         tets: Vec::new(),
+        bodies: Vec::new(),
+        names: crate::interaction::body_names(&scene),
     };
     for (k, c) in scene.cloth.iter().enumerate() {
         let field = format!("cloth[{k}]");
@@ -342,6 +385,8 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             }
         }
         a.sheet(&field, &tris, mat, mid, c.bending)?;
+        let edges = triangle_edges(&tris);
+        a.record_body(BodyKind::Cloth, base, tris, &edges, None);
     }
     for (k, r) in scene.rope.iter().enumerate() {
         let field = format!("rope[{k}]");
@@ -371,6 +416,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             a.add_segment([base + i, base + i + 1], mid);
         }
         a.distance.push((field, d));
+        a.record_body(BodyKind::Rope, base, Vec::new(), &[], Some(r.radius));
     }
     for (k, b) in scene.soft_box.iter().enumerate() {
         let field = format!("soft_box[{k}]");
@@ -385,7 +431,13 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         let pin = b.pin_x_below;
         let xs = x.clone();
         let pinned = move |i: usize| pin.is_some_and(|p| xs[i].x <= b.origin[0] + p);
+        let start = a.particles.len();
         a.solid(&field, &x, &tets, &pinned, mat, mid)?;
+        let edges: Vec<[usize; 2]> = tet_edges(&tets)
+            .into_iter()
+            .map(|e| e.map(|i| i + start))
+            .collect();
+        a.record_body(BodyKind::Solid, start, Vec::new(), &edges, None);
     }
     let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
     for (k, m) in scene.mesh.iter().enumerate() {
@@ -434,7 +486,13 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         match m.kind {
             MeshKind::Soft => {
                 let pinned = move |i: usize| pins.contains(&i);
+                let start = a.particles.len();
                 a.solid(&field, &x, &imported.tets, &pinned, mat, mid)?;
+                let edges: Vec<[usize; 2]> = tet_edges(&imported.tets)
+                    .into_iter()
+                    .map(|e| e.map(|i| i + start))
+                    .collect();
+                a.record_body(BodyKind::Solid, start, Vec::new(), &edges, None);
             }
             MeshKind::Cloth => {
                 let thickness = a.require(
@@ -458,6 +516,8 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                     .map(|t| t.map(|i| i + base))
                     .collect();
                 a.sheet(&field, &tris, mat, mid, BendingModel::None)?;
+                let edges = triangle_edges(&tris);
+                a.record_body(BodyKind::Cloth, base, tris, &edges, None);
             }
         }
     }
@@ -555,6 +615,15 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
                 released: 0,
             });
         }
+        let (_, name, _) = a.names[a.bodies.len()].clone();
+        a.bodies.push(Body {
+            name,
+            field: field.clone(),
+            kind: BodyKind::Continuum,
+            particles: base..base + x.len(),
+            radius: 0.5 * c.spacing,
+            triangles: Vec::new(),
+        });
         pending.push(PendingContinuum {
             field,
             material_id: mid,
@@ -582,6 +651,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         dihedral,
         isometric,
         tets,
+        bodies,
         ..
     } = a;
     let berr = |field: String| {
@@ -689,8 +759,13 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
             material: p.material_id,
         });
     }
+    // Bodies touch last, so contacts have the last word in a Gauss–Seidel sweep.
+    handles.extend(crate::interaction::add_body_contacts(
+        &mut sim, &bodies, &scene, file,
+    )?);
     debug_assert_eq!(handles.len(), sim.blocks().len());
     Ok(BuiltScene {
+        bodies,
         sim,
         topology,
         scene,

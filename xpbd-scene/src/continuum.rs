@@ -1,4 +1,4 @@
-//! `[[continuum]]`: XPBI continua (issue 5; Yu et al., SIGGRAPH Asia 2024) in scene files.
+//! `[[continuum]]`: XPBI continua (Yu et al., SIGGRAPH Asia 2024) in scene files.
 //!
 //! A continuum is a region (box, ball or vertical cylinder, less any `exclude` cut-outs; see
 //! [`crate::region`]) filled with particles on a cubic lattice of spacing Δx (centres
@@ -8,8 +8,9 @@
 //! [`xpbi_continuum::continuum::XpbiContinuum`] block (plus XPBI's position correction) in the
 //! same [`xpbd_core::Simulation`] as the cloth, ropes and soft bodies, with the scene's colliders
 //! (`xpbd_core::contact`; continuum particles get the contact radius ½Δx, so their centres stay
-//! ½Δx from every collider surface). Several continua do not interact with each other (each has
-//! its own neighbour search); nor do continua and XPBD bodies, except through colliders.
+//! ½Δx from every collider surface). A continuum touches every other body (other continua,
+//! cloth, ropes, soft bodies) through body contacts, never through its kernel estimate, so
+//! separate bodies do not stick ([`crate::interaction`]).
 //!
 //! The material is a `[materials.NAME]` entry with a `plasticity` model or a `preset`
 //! ([`Preset`]: sand, snow, clay, metal, toothpaste, honey, with the SI values of
@@ -36,6 +37,9 @@ use crate::scene::{MaterialSpec, Validator};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContinuumSpec {
+    /// The body's name, for `[[interaction]]` (default: its field, e.g. `continuum[0]`).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Material name (needs `youngs`, directly or from a preset; `plasticity` absent = elastic).
     pub material: String,
     /// Where the particles are.

@@ -49,6 +49,61 @@ pub enum SceneError {
         /// The name used.
         name: String,
     },
+    /// An `[[interaction]]` names a body that the scene does not have.
+    #[error("{file}: field `{field}`: unknown body `{name}` (the bodies are {known:?})")]
+    UnknownBody {
+        /// The scene file.
+        file: PathBuf,
+        /// Dotted path of the reference, e.g. `interaction[0].bodies[1]`.
+        field: String,
+        /// The name used.
+        name: String,
+        /// The names the scene's bodies have.
+        known: Vec<String>,
+    },
+    /// Two bodies that touch start inside each other: particles closer than their contact
+    /// distance, which the contacts would push apart in one substep.
+    #[error(
+        "{file}: {field} particle {particle} and {other} particle {other_particle} start \
+         {distance:e} m apart, closer than their contact distance {required:e} m (bodies that \
+         touch must not overlap; move one, or turn their contact off with an [[interaction]])"
+    )]
+    Overlap {
+        /// The scene file.
+        file: PathBuf,
+        /// The first body's field.
+        field: String,
+        /// The other body's field.
+        other: String,
+        /// The first body's particle (index within the body).
+        particle: usize,
+        /// The other body's particle (index within the body).
+        other_particle: usize,
+        /// Their distance (m).
+        distance: f64,
+        /// Their contact distance r_p + r_q (m).
+        required: f64,
+    },
+    /// A particle of a body that touches a cloth starts inside the cloth's thickness.
+    #[error(
+        "{file}: {other} particle {other_particle} starts {distance:e} m from a triangle of \
+         {field}, closer than their contact distance {required:e} m (bodies that touch must not \
+         overlap; move one, or turn their contact off with an [[interaction]])"
+    )]
+    InsideSheet {
+        /// The scene file.
+        file: PathBuf,
+        /// The cloth's field.
+        field: String,
+        /// The other body's field.
+        other: String,
+        /// The other body's particle (index within the body).
+        other_particle: usize,
+        /// Its distance from the closest triangle (m).
+        distance: f64,
+        /// The contact distance r_point + r_cloth (m).
+        required: f64,
+    },
     /// A mesh file referenced by the scene failed to import.
     #[error("{file}: field `{field}`: the mesh file cannot be imported")]
     Import {

@@ -146,6 +146,7 @@ pub mod emitter;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod interaction;
 pub mod region;
 pub mod runner;
 pub mod scene;

@@ -61,6 +61,10 @@ pub struct SceneFile {
     /// Contact settings (required when there are colliders).
     #[serde(default)]
     pub contacts: Option<ContactSection>,
+    /// How pairs of bodies touch (pairs with a continuum touch by default; see
+    /// [`crate::interaction`]).
+    #[serde(default)]
+    pub interaction: Vec<crate::interaction::InteractionSpec>,
     /// What to write per frame.
     #[serde(default)]
     pub output: OutputSection,
@@ -190,6 +194,9 @@ pub enum BendingModel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClothSpec {
+    /// The body's name, for `[[interaction]]` (default: its field, e.g. `cloth[0]`).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Material name (needs `thickness`).
     pub material: String,
     /// Particles along x and y (each ≥ 2).
@@ -211,6 +218,9 @@ pub struct ClothSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RopeSpec {
+    /// The body's name, for `[[interaction]]` (default: its field, e.g. `rope[0]`).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Material name.
     pub material: String,
     /// Number of links (≥ 1).
@@ -230,6 +240,9 @@ pub struct RopeSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SoftBoxSpec {
+    /// The body's name, for `[[interaction]]` (default: its field, e.g. `soft_box[0]`).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Material name (needs `youngs`).
     pub material: String,
     /// Extent (m).
@@ -257,6 +270,9 @@ pub enum MeshKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeshSpec {
+    /// The body's name, for `[[interaction]]` (default: its field, e.g. `mesh[0]`).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Material name.
     pub material: String,
     /// Path, relative to the scene file's folder.
@@ -497,6 +513,7 @@ impl SceneFile {
             );
         }
         v.count("output.every", self.output.every);
+        crate::interaction::validate(&mut v, self);
         for (name, m) in &self.materials {
             v.name(&format!("materials.{name}"), name);
             let f = |k: &str| format!("materials.{name}.{k}");
@@ -731,13 +748,23 @@ impl Validator<'_> {
     }
     /// A name that is written into file headers (VTK titles, manifests): one line of
     /// printable text.
-    fn name(&mut self, field: &str, value: &str) {
+    pub(crate) fn name(&mut self, field: &str, value: &str) {
         self.check_text(
             field,
             format!("{value:?}"),
             !value.chars().any(char::is_control),
             "must be one line of text without control characters (it is written into file headers)",
         );
+    }
+    /// Records `err` unless an earlier error is recorded.
+    pub(crate) fn fail(&mut self, err: SceneError) {
+        if self.err.is_none() {
+            self.err = Some(err);
+        }
+    }
+    /// The scene file.
+    pub(crate) fn file(&self) -> &Path {
+        self.file
     }
     pub(crate) fn non_negative(&mut self, field: &str, value: f64) {
         self.check(

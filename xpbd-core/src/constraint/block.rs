@@ -218,6 +218,11 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     /// The constraint with the largest |C| (or a non-finite C) among those touching
     /// `particle` (all when `None`): `(index, C)`.
     fn worst_constraint(&self, x: &[Vector<D>], particle: Option<usize>) -> Option<(usize, f64)>;
+    /// Adds to `forces[p]` the force each constraint of the block exerts on particle p in the
+    /// substep of length `h` that ended with positions `x`: `f_p = ∇_p C λ / h²` (Macklin et
+    /// al. 2016, eq. 17 with the accumulated λ of the substep), pinned particles included, so
+    /// the reaction at a pin is the sum over the constraints that touch it.
+    fn add_constraint_forces(&self, x: &[Vector<D>], h: f64, forces: &mut [Vector<D>]);
     /// The accumulated multipliers of the current substep.
     fn multipliers(&self) -> &[f64];
     /// Number of colours of the coloured sweep.
@@ -1120,6 +1125,22 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             }
         }
         best
+    }
+
+    fn add_constraint_forces(&self, x: &[Vector<D>], h: f64, forces: &mut [Vector<D>]) {
+        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
+        let (xs, grad) = &mut *guard;
+        let scale = 1.0 / (h * h);
+        for c in 0..self.kind.len().min(self.lambda.len()) {
+            let lambda = self.lambda[c];
+            if lambda == 0.0 {
+                continue;
+            }
+            eval_at(&self.kind, c, x, xs, grad);
+            for (k, &p) in self.kind.stencil(c).iter().enumerate() {
+                forces[p as usize] += grad[k] * (lambda * scale);
+            }
+        }
     }
 
     fn multipliers(&self) -> &[f64] {

@@ -48,6 +48,20 @@ pub enum ContactError {
     /// A collider id that does not exist.
     #[error("collider {id} does not exist ({len} colliders)")]
     UnknownCollider { id: usize, len: usize },
+    /// A body number that does not exist ([`super::BodyContacts`]).
+    #[error("body {body} does not exist ({len} bodies)")]
+    UnknownBody { body: usize, len: usize },
+    /// A body listed as interacting with itself: a body's own particles are held by its own
+    /// constraints, never by body contact.
+    #[error("body {body} cannot interact with itself")]
+    SelfInteraction { body: usize },
+    /// A particle given to two bodies.
+    #[error("particle {particle} belongs to body {first} and to body {second}")]
+    SharedParticle {
+        particle: usize,
+        first: usize,
+        second: usize,
+    },
 }
 
 impl From<ContactError> for BuildError {

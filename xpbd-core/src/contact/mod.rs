@@ -1,7 +1,7 @@
 //! Contact: colliders, particle–particle and cloth self-collision, Coulomb friction and
 //! restitution, as unilateral constraints `C ≥ 0` inside the XPBD solver loop.
 //!
-//! Three constraint kinds, added to a [`crate::Simulation`] like any other block (put them
+//! Four constraint kinds, added to a [`crate::Simulation`] like any other block (put them
 //! after the material constraints so contacts have the last word in a Gauss–Seidel sweep):
 //!
 //! * [`ColliderContacts`]: particles of radius r against static or kinematic [`Collider`]s
@@ -9,6 +9,9 @@
 //!   `C = φ(x) − r ≥ 0` with φ the collider's signed distance at its end-of-substep pose.
 //! * [`ParticleContacts`]: pairs of particles, `C = |x_p − x_q| − d ≥ 0` (d = 2r, the
 //!   thickness), with the broad phase on the shared [`crate::spatial::UniformGrid`].
+//! * [`BodyContacts`]: particles of different bodies (a sand body and a cloth, two continua),
+//!   `C = |x_p − x_q| − (r_p + r_q) ≥ 0` with friction per pair of bodies; a body's own
+//!   particles never touch through it.
 //! * [`PointTriangleContacts`] (3D): cloth particles against cloth triangles,
 //!   `C = n̂·(x_p − Σ βᵢ xᵢ) − d ≥ 0` with the normal n̂ and barycentric weights β frozen at
 //!   generation.
@@ -60,6 +63,7 @@
 //! assert!(sim.particles().x[ball].z >= 0.05 - 1e-12);
 //! ```
 
+pub mod body;
 pub mod collider;
 pub mod error;
 pub mod friction;
@@ -68,6 +72,7 @@ pub mod sdf;
 pub mod shape;
 pub mod triangle;
 
+pub use body::{BodyContacts, Overlap};
 pub use collider::{Collider, ColliderContacts, ColliderId};
 pub use error::ContactError;
 pub use friction::Friction;

@@ -90,6 +90,13 @@ impl PointTriangleContacts {
         self
     }
 
+    /// Tests only these particles against the triangles (replacing the mesh vertices, e.g.
+    /// the particles of another body against a cloth, without the cloth's self-collision).
+    pub fn with_only_points(mut self, points: impl IntoIterator<Item = usize>) -> Self {
+        self.points.clear();
+        self.with_points(points)
+    }
+
     /// The particles tested against the triangles.
     pub fn points(&self) -> &[u32] {
         &self.points
@@ -98,6 +105,46 @@ impl PointTriangleContacts {
     /// Current contacts as `[p, a, b, c]`.
     pub fn contacts(&self) -> &[[u32; 4]] {
         &self.stencil
+    }
+
+    /// The first (point, triangle, distance) in triangle order with the point closer than
+    /// `(1 − 10⁻⁹) d` to a triangle that does not contain it, in `x`: a point that starts
+    /// inside the thickness (the contact would push it to one side in one substep, possibly the
+    /// wrong one). `None` when there is none.
+    pub fn first_overlap(&self, x: &[Vector<3>]) -> Option<(usize, usize, f64)> {
+        let n = x.len();
+        let mut is_point = vec![false; n];
+        for &p in &self.points {
+            if (p as usize) < n {
+                is_point[p as usize] = true;
+            }
+        }
+        let grid = build_grid(x, self.distance)?;
+        let bound = (1.0 - 1e-9) * self.distance;
+        for (k, t) in self.triangles.iter().enumerate() {
+            let corners = t.map(|i| x[i as usize]);
+            let centroid = (corners[0] + corners[1] + corners[2]) / 3.0;
+            let reach = corners
+                .iter()
+                .map(|c| (c - centroid).norm())
+                .fold(0.0, f64::max);
+            let mut found: Option<(usize, f64)> = None;
+            grid.for_each_within(x, &centroid, reach + self.distance, |q| {
+                if !is_point[q] || t.contains(&(q as u32)) {
+                    return;
+                }
+                let b = closest_point_barycentric(&x[q], &corners);
+                let closest = corners[0] * b[0] + corners[1] * b[1] + corners[2] * b[2];
+                let d = (x[q] - closest).norm();
+                if d < bound && found.is_none_or(|(p, _)| q < p) {
+                    found = Some((q, d));
+                }
+            });
+            if let Some((q, d)) = found {
+                return Some((q, k, d));
+            }
+        }
+        None
     }
 
     fn generate(&mut self, particles: &Particles<3>, ctx: &SubstepContext) {

@@ -154,8 +154,15 @@ fn q_of(p: u32, b: u32) -> vec3<f32> {
 }
 
 // XSPH weight V_bⁿ W(|x_bⁿ − x_pⁿ|).
+// XSPH's pair volume ω_pb = 2 w_p V_p V_b / (w_p V_p + w_b V_b) (xpbi_continuum::xsph::pair_volume).
 fn xsph_weight(p: u32, b: u32) -> f32 {
-    return pinfo[b].z * kernel_w(length(xn[b].xyz - xn[p].xyz));
+    let wvp = pinfo[p].x * pinfo[p].z;
+    let den = wvp + pinfo[b].x * pinfo[b].z;
+    var omega = 0.0;
+    if den > 0.0 {
+        omega = 2.0 * wvp * pinfo[b].z / den;
+    }
+    return omega * kernel_w(length(xn[b].xyz - xn[p].xyz));
 }
 
 fn is_spacing_pair(p: u32, b: u32) -> bool {

@@ -634,11 +634,17 @@ impl<const D: usize> XpbiContinuum<D> {
                         self.stencil_offsets[i] as usize + 1..self.stencil_offsets[i + 1] as usize;
                     let vp = particles.v[p];
                     let xp = self.xn[p];
+                    let wp = particles.inv_mass[p] * self.volume_of(p);
                     let mut dv = SVector::<f64, D>::zeros();
                     for &b in &self.stencil[r] {
-                        // V_bⁿ W(|x_bⁿ − x_pⁿ|), recomputed rather than stored (memory).
+                        // ω_pb W(|x_bⁿ − x_pⁿ|) (crate::xsph: the pair-symmetric volume),
+                        // recomputed rather than stored (memory).
                         let b = b as usize;
-                        let w = self.volume_of(b) * self.kernel.value((self.xn[b] - xp).norm());
+                        let w = crate::xsph::pair_volume(
+                            wp,
+                            particles.inv_mass[b] * self.volume_of(b),
+                            self.volume_of(b),
+                        ) * self.kernel.value((self.xn[b] - xp).norm());
                         dv += (particles.v[b] - vp) * w;
                     }
                     vp + dv * c
