@@ -1,4 +1,4 @@
-//! Quick tier of the cantilever convergence study (issue 6), small enough for `cargo test`.
+//! Quick tier of the cantilever convergence study, small enough for `cargo test`.
 //!
 //! Every figure is pinned by an insta snapshot (rounded to 3 significant digits, so that
 //! floating-point summation order on another CPU does not churn them) *and* guarded by a

@@ -1,4 +1,4 @@
-//! The reference cloth benchmark of issue 2 (see `xpbd_core::builders::cloth::benchmark_cloth`):
+//! The reference cloth benchmark (see `xpbd_core::builders::cloth::benchmark_cloth`):
 //! one 1/60 s frame (10 substeps × 1 iteration) per iteration of the measurement.
 //! `cargo xtask bench cloth` runs the full 120-frame protocol and prints JSON.
 

@@ -1,4 +1,4 @@
-//! Cloth falling on a sphere with self-collision (issue 3): 64×64 and 128×128 particles,
+//! Cloth falling on a sphere with self-collision: 64×64 and 128×128 particles,
 //! coloured Gauss–Seidel, one substep (h = 1/600 s, 1 iteration) per measured iteration.
 //!
 //! * `cloth_contact_detect/<variant>/<n>`: contact generation only (`begin_substep` of the sphere

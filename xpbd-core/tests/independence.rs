@@ -59,7 +59,7 @@ fn static_sag_is_independent_of_iterations_substeps_and_time_step() {
     ] {
         let sag = static_sag(s, i, step, SolverKind::GaussSeidel);
         let rel = ((sag - reference) / reference).abs();
-        // 1 % (issue 2); the measured spread is far smaller (printed with --nocapture).
+        // 1 %; the measured spread is far smaller (printed with --nocapture).
         println!("substeps {s:3} iterations {i:3} dt {step:.5}: sag {sag:.6} (rel {rel:.2e})");
         assert!(rel < 0.01, "({s}, {i}, {step}): sag {sag} vs {reference}");
     }

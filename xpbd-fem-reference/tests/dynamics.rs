@@ -1,5 +1,5 @@
 //! First bending frequency of a slender beam (L/t = 20, ν = 0.3, quadratic tets 20 × 1 × 1)
-//! against f₁ = (1.8751²/2π)√(EI/(ρAL⁴)), within 2 % (issue 4), two ways:
+//! against f₁ = (1.8751²/2π)√(EI/(ρAL⁴)), within 2 %, two ways:
 //!
 //! 1. Backward Euler: release the beam from a small static tip deflection (0.5 % of L) and
 //!    measure the period from the zero crossings of the tip displacement. Backward Euler damps

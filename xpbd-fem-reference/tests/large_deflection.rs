@@ -1,5 +1,5 @@
 //! Large deflection of a slender 3-D cantilever (L/t = 20) against the inextensible elastica
-//! (issue 4): tip load K = PL²/EI = 1, 3, 10 and self-weight K = qL³/EI = 1, 4, 16, vertical
+//! : tip load K = PL²/EI = 1, 3, 10 and self-weight K = qL³/EI = 1, 4, 16, vertical
 //! tip deflection within 2 % (and the horizontal shortening within 2 % where it is large,
 //! K ≥ 3).
 //!

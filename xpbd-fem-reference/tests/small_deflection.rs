@@ -2,7 +2,7 @@
 //! Euler–Bernoulli plus the Timoshenko shear term, for a tip load and for self-weight, with the
 //! nonlinear Hencky material (the oracle's production energy), on quadratic tets.
 //!
-//! * ν = 0.3, L/t = 20, 40 × 2 × 2 hexes: tolerance 1 % (issue 4), measured −0.74 % (self-weight)
+//! * ν = 0.3, L/t = 20, 40 × 2 × 2 hexes: tolerance 1 %, measured −0.74 % (self-weight)
 //!   and −0.56 % (tip load). The gap is the clamp restraining the Poisson contraction, which beam
 //!   theory ignores; it shrinks under refinement only slowly (the clamped edges are singular:
 //!   −0.59 % / −0.45 % on 60 × 3 × 3) and is larger for stubbier beams (−1.06 % at L/t = 10).

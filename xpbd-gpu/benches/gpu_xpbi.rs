@@ -1,4 +1,4 @@
-//! XPBI 3D sand column (issue 5's benchmark scene: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³,
+//! XPBI 3D sand column (the benchmark scene: 0.2 × 0.2 × 0.4 m, ρ = 1600 kg/m³,
 //! E = 3.5e5 Pa, ν = 0.3, φ = 30°, ground friction 0.5, Δt = 1e-4 s, 10 iterations, released
 //! at rest): steps per second on the CPU path (xpbi-continuum, f64, rayon) and on the GPU path
 //! (wgpu, f32) from the same scene, for the Jacobi and the coloured Gauss-Seidel solver, one

@@ -146,6 +146,7 @@ impl<'a> Assembler<'a> {
             .map(|(k, (_, m))| (k as u32, m))
             .ok_or_else(|| SceneError::UnknownMaterial {
                 file: self.file.to_path_buf(),
+                line: 0,
                 field: format!("{field}.material"),
                 name: name.to_string(),
             })
@@ -159,6 +160,7 @@ impl<'a> Assembler<'a> {
     ) -> Result<f64, SceneError> {
         value.ok_or_else(|| SceneError::InvalidValue {
             file: self.file.to_path_buf(),
+            line: 0,
             field: field.to_string(),
             value: "absent".into(),
             reason: what,
@@ -331,8 +333,16 @@ impl<'a> Assembler<'a> {
     }
 }
 
-/// Builds a scene loaded from `file` (mesh paths are relative to its folder).
+/// Builds a scene loaded from `file` (mesh paths are relative to its folder). An error that
+/// names a field also names its line when `file` can be read.
 pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
+    build(scene, file).map_err(|e| match std::fs::read_to_string(file) {
+        Ok(text) => e.locate(&text),
+        Err(_) => e,
+    })
+}
+
+fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
     // What the bodies will allocate, checked before allocating any (meshes once imported).
     let available = crate::budget::available_memory();
     let mut budget = scene.memory_estimate();
@@ -477,6 +487,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         if let Some(&p) = m.pins.iter().find(|&&p| p >= x.len()) {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
+                line: 0,
                 field: format!("{field}.pins"),
                 value: p.to_string(),
                 reason: "pin index beyond the mesh's vertex count",
@@ -555,6 +566,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         if x.is_empty() {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
+                line: 0,
                 field: format!("{field}.region"),
                 value: format!("{:?}", c.region),
                 reason: "no lattice point of the spacing lies in the region",
@@ -577,6 +589,7 @@ pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneErr
         if !scene.time.is_adaptive(true) && h > bound {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
+                line: 0,
                 field: format!("{field}.velocity"),
                 value: format!("{:?}", c.velocity),
                 reason: "the substep dt/substeps exceeds the CFL bound cfl * spacing / |velocity|",

@@ -28,10 +28,12 @@ pub enum SceneError {
         message: String,
     },
     /// A value that parses but is out of range (NaN, negative density, zero frames, ...).
-    #[error("{file}: field `{field}` = {value}: {reason}")]
+    #[error("{}{}: field `{field}` = {value}: {reason}", file.display(), at(*line))]
     InvalidValue {
         /// The scene file.
         file: PathBuf,
+        /// 1-based line of the field (0 when not known, e.g. a value left at its default).
+        line: usize,
         /// Dotted path, e.g. `cloth[0].nx` or `materials.cotton.youngs`.
         field: String,
         /// The bad value, as written.
@@ -40,20 +42,28 @@ pub enum SceneError {
         reason: &'static str,
     },
     /// A body refers to a material that the `[materials]` table does not define.
-    #[error("{file}: field `{field}`: unknown material `{name}`")]
+    #[error("{}{}: field `{field}`: unknown material `{name}`", file.display(), at(*line))]
     UnknownMaterial {
         /// The scene file.
         file: PathBuf,
+        /// 1-based line of the field (0 when not known).
+        line: usize,
         /// Dotted path of the reference.
         field: String,
         /// The name used.
         name: String,
     },
     /// An `[[interaction]]` names a body that the scene does not have.
-    #[error("{file}: field `{field}`: unknown body `{name}` (the bodies are {known:?})")]
+    #[error(
+        "{}{}: field `{field}`: unknown body `{name}` (the bodies are {known:?})",
+        file.display(),
+        at(*line)
+    )]
     UnknownBody {
         /// The scene file.
         file: PathBuf,
+        /// 1-based line of the field (0 when not known).
+        line: usize,
         /// Dotted path of the reference, e.g. `interaction[0].bodies[1]`.
         field: String,
         /// The name used.
@@ -367,4 +377,31 @@ pub enum RunError {
     /// A checkpoint could not be written.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+}
+
+/// `":LINE"` for a known line, nothing for 0.
+fn at(line: usize) -> String {
+    if line > 0 {
+        format!(":{line}")
+    } else {
+        String::new()
+    }
+}
+
+impl SceneError {
+    /// Fills in the line of the field an error names, from the scene text (errors found after
+    /// parsing carry the field path; this finds where the file writes it).
+    pub fn locate(mut self, text: &str) -> Self {
+        match &mut self {
+            Self::InvalidValue { field, line, .. }
+            | Self::UnknownMaterial { field, line, .. }
+            | Self::UnknownBody { field, line, .. }
+                if *line == 0 =>
+            {
+                *line = crate::locate::field_line(text, field).unwrap_or(0);
+            }
+            _ => {}
+        }
+        self
+    }
 }

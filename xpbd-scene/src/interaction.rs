@@ -177,6 +177,7 @@ pub(crate) fn validate(v: &mut Validator<'_>, scene: &SceneFile) {
                 None => {
                     v.fail(SceneError::UnknownBody {
                         file: v.file().to_path_buf(),
+                        line: 0,
                         field: format!("{f}.bodies[{s}]"),
                         name: name.clone(),
                         known: bodies.iter().map(|(_, n, _)| n.clone()).collect(),

@@ -147,6 +147,7 @@ pub mod error;
 pub mod export;
 pub mod import;
 pub mod interaction;
+pub mod locate;
 pub mod region;
 pub mod runner;
 pub mod scene;

@@ -464,7 +464,7 @@ impl SceneFile {
             .materials
             .values_mut()
             .for_each(crate::continuum::apply_preset);
-        scene.validate(file)?;
+        scene.validate(file).map_err(|e| e.locate(text))?;
         Ok(scene)
     }
 
@@ -722,6 +722,7 @@ impl Validator<'_> {
         if !ok && self.err.is_none() {
             self.err = Some(SceneError::InvalidValue {
                 file: self.file.to_path_buf(),
+                line: 0,
                 field: field.to_string(),
                 value,
                 reason,

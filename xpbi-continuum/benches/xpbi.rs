@@ -1,4 +1,4 @@
-//! Criterion benches of issue 5's performance figures (3D sand column):
+//! Criterion benches of the XPBI performance figures (3D sand column):
 //! `cargo bench -p xpbi-continuum --bench xpbi`.
 //!
 //! * `neighbour_search/N`: uniform grid + CSR neighbour lists (support 2Δx) on the column.

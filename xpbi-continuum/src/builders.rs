@@ -1,4 +1,4 @@
-//! Scene builders of issue 5 (2D and 3D through `const D`): particle positions on a lattice of
+//! Scene builders (2D and 3D through `const D`): particle positions on a lattice of
 //! spacing Δx, plus scene assembly for the scenes that need pinned or driven particles.
 //! Sand column: [`crate::sand_column`] (3D benchmark) and [`column`]; toothpaste extrusion:
 //! [`toothpaste_extrusion_scene`] (through [`crate::emitter::Nozzle`]); hourglass:

@@ -1,4 +1,4 @@
-//! Angle of repose (issue 5): Drucker–Prager sand poured slowly from a small inlet onto a rough
+//! Angle of repose: Drucker–Prager sand poured slowly from a small inlet onto a rough
 //! plate builds a heap whose flanks settle at the angle of repose; the measured slope is
 //! compared with the friction angle φ of the material.
 //!

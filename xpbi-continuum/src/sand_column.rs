@@ -1,4 +1,4 @@
-//! The 3D sand column of issue 5's benchmark, runnable from `cargo xtask bench xpbi` and from the
+//! The 3D sand column benchmark, runnable from `cargo xtask bench xpbi` and from the
 //! criterion bench: a 0.2 × 0.2 × 0.4 m column (z up), ρ = 1600 kg/m³, E = 3.5e5 Pa, ν = 0.3,
 //! friction angle 30°, ground friction 0.5, released at rest; spacing chosen to give N particles.
 

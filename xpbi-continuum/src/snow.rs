@@ -1,4 +1,4 @@
-//! Step-size robustness of the snow (NACC) scene (issue 5): a snow disc (2D) or ball (3D) of
+//! Step-size robustness of the snow (NACC) scene: a snow disc (2D) or ball (3D) of
 //! radius 5 cm thrown at the ground at 3 m/s, run to 0.3 s with Δt = 1e-4 s and with
 //! Δt = 5e-4 s; the final footprint (5th–95th percentile width along axis 0) and height (99th
 //! percentile) are compared.

@@ -1,4 +1,4 @@
-//! Particle uniformity through a sand column collapse (issue 5, XPBI's claim against MPM): no
+//! Particle uniformity through a sand column collapse (XPBI's claim against MPM): no
 //! pair closer than 0.75Δx, mean nearest-neighbour (NN) distance within 15 % of Δx, standard
 //! deviation under 0.15Δx, at every sampled instant of the collapse.
 //!

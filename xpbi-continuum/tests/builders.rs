@@ -1,5 +1,5 @@
 //! Scene builders: snow ball, elastic cantilever, stretched clay bar, toothpaste extrusion,
-//! hourglass (issue 5's scene list).
+//! hourglass.
 
 use nalgebra::{SVector, Vector2};
 use xpbi_continuum::builders::{

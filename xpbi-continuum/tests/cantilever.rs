@@ -1,4 +1,4 @@
-//! The elastic XPBI cantilever (issue 5/6): Lagrangian kernels reproduce the total-Lagrangian
+//! The elastic XPBI cantilever: Lagrangian kernels reproduce the total-Lagrangian
 //! deformation gradient, and the small-deflection tip converges to beam theory with resolution.
 //!
 //! Diagnosis behind [`KernelFrame::Reference`] (see its docs): with per-step Eulerian kernels the

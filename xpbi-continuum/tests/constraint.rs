@@ -1,4 +1,4 @@
-//! The XPBI constraint maths (issue 5: FD check of ∇C_p, energy identity, rigid rotation, pure
+//! The XPBI constraint maths (FD check of ∇C_p, energy identity, rigid rotation, pure
 //! stretch).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Coupling with the XPBD core in the same solver loop (issue 5): XPBI sand on a core collider
+//! Coupling with the XPBD core in the same solver loop: XPBI sand on a core collider
 //! with friction, and on an XPBD rope through the core's particle–particle contacts.
 
 use nalgebra::Vector2;

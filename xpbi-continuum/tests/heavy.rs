@@ -1,4 +1,4 @@
-//! Heavy validation scenes (issue 5): `cargo test -p xpbi-continuum --release --test heavy --
+//! Heavy validation scenes: `cargo test -p xpbi-continuum --release --test heavy --
 //! --ignored --nocapture` (run by `cargo xtask`). Each prints the measured values it asserts on.
 
 use nalgebra::{Vector2, Vector3};

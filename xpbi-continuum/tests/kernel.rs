@@ -1,4 +1,4 @@
-//! Wendland C2 kernel and kernel-gradient correction (issue 5, "Kernel" and "Corrected gradient").
+//! Wendland C2 kernel and kernel-gradient correction.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Return mappings (issue 5, "Return mappings"): property tests over random F.
+//! Return mappings: property tests over random F.
 
 mod common;
 

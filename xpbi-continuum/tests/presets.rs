@@ -1,4 +1,4 @@
-//! The hardening presets (issue 5, "SI parameters with documented presets"): each builds into a
+//! The hardening presets: each builds into a
 //! scene that steps, and its return mapping, driven through a random loading path with the
 //! hardening state committed after every step (as the continuum does at the end of a step),
 //! keeps every projected strain on or inside the yield surface of the state it was projected

@@ -1,4 +1,4 @@
-//! 2D scenes through the XPBD core (issue 5: elastic sag, determinism, bad input, rollback, sand
+//! 2D scenes through the XPBD core (elastic sag, determinism, bad input, rollback, sand
 //! column trend). Heavier studies are `#[ignore]`d in tests/heavy.rs (run them with `--ignored`).
 
 use nalgebra::{Matrix2, Vector2};
@@ -31,7 +31,7 @@ fn elastic_sag(dt: f64, iterations: usize, solver: SolverKind) -> f64 {
 }
 
 /// Static sag is independent of Δt and of the iteration count (XPBD's converged fixed point is
-/// implicit Euler's, whose static state does not depend on Δt): within 2 % (issue 5). It is also
+/// implicit Euler's, whose static state does not depend on Δt): within 2 %. It is also
 /// close to the uniaxial plane-strain value ρgH²(1 − ν²)/(2E): the 10-particle-high SPH block
 /// with free-surface corners deviates by ~10 %, hence 20 %.
 #[test]

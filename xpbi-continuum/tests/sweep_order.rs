@@ -84,7 +84,7 @@ fn slab_sweep_is_bit_identical_for_1_2_and_3_threads() {
 /// frictionless ground, damped to rest): the converged static state does not depend on the
 /// order in which the constraints are projected, so both sweeps give the same sag up to the
 /// iteration error of 10 iterations on an 80-particle-tall block (measured: 6.819e-3 vs
-/// 6.830e-3 m, 0.15 %; a 0.2 m block agreed to 2e-5). Bound 1 %, half of issue 5's
+/// 6.830e-3 m, 0.15 %; a 0.2 m block agreed to 2e-5). Bound 1 %, half of the
 /// Δt/iteration tolerance.
 #[test]
 fn slab_and_cell_sweeps_give_the_same_static_sag() {

@@ -62,10 +62,30 @@ pub enum BenchCommand {
         #[arg(long)]
         adaptive: bool,
     },
+    /// Sand poured into a cloth hammock (scenes/sand_hammock.toml), run twice in one process:
+    /// with the sand and the cloth touching, and with their contact off (colliders only; the
+    /// sand falls through onto the ground). Prints µs per step of each, their ratio, and the
+    /// share of the coupled step spent in the body-contact searches.
+    Coupled {
+        /// Frames of 20 ms to run (each run).
+        #[arg(long, default_value_t = 30)]
+        frames: usize,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
+        BenchCommand::Coupled { frames, threads } => {
+            if frames == 0 {
+                bail!("--frames must be at least 1");
+            }
+            let line = crate::bench_coupled::bench_coupled(frames, threads)?;
+            println!("{}", serde_json::to_string(&line)?);
+            Ok(())
+        }
         BenchCommand::Xpbi {
             particles,
             material,

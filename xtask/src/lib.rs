@@ -5,7 +5,7 @@
 //! * [`beam`]: one cantilever run by any method (FEM oracle, XPBD tets with three solvers, XPBI
 //!   particles with two) producing a [`beam::RunResult`] (one JSON line of `cargo xtask
 //!   cantilever`).
-//! * [`study`]: the convergence study of issue 6 (sweeps over iterations, substeps, Δt and
+//! * [`study`]: the cantilever convergence study (sweeps over iterations, substeps, Δt and
 //!   resolution at each Young's modulus) and its JSON result.
 //! * [`fit`]: least-squares slopes on log–log data (observed orders).
 //! * [`fuzz`]: the stable structured fuzzer of the scene files and mesh importers.

@@ -7,6 +7,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod bench_coupled;
 mod cantilever;
 mod collapse;
 mod convergence;

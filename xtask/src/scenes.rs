@@ -150,7 +150,7 @@ pub fn incline(theta_deg: f64, mu_s: f64, mu_k: f64) -> Result<InclineResult> {
     })
 }
 
-/// 3-D sand column collapse (issue 5's column: 0.2 × 0.2 × 0.4 m, φ = 30°, XPBI coloured GS).
+/// 3-D sand column collapse (the benchmark column: 0.2 × 0.2 × 0.4 m, φ = 30°, XPBI coloured GS).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SandResult {
     /// Particles.
@@ -243,7 +243,7 @@ fn sand_column_3d_positions_heights(particles: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Angle of repose (issue 5): Drucker–Prager sand poured onto a rough plate, slope of the heap
+/// Angle of repose: Drucker–Prager sand poured onto a rough plate, slope of the heap
 /// against the friction angle φ and against the flowing angle of the material's cone
 /// (`xpbi_continuum::repose`). The rows carry their dimension: the report pours in 2D, and
 /// in the full tier also in 3D.

@@ -1,4 +1,4 @@
-//! The cantilever convergence study of issue 6.
+//! The cantilever convergence study: XPBD and XPBI against the FEM oracle.
 //!
 //! **Beam** ([`study_beam`]): `L = 0.5 m`, `W = H = 0.1 m` (aspect 5), clamped at `x = 0`,
 //! self-weight (`g = 9.81 m/s²` along `−z`), `ν = 0.3`, `ρ = 1000 kg/m³`, and

@@ -273,7 +273,7 @@ impl<const D: usize> ClothGrid<D> {
     }
 }
 
-/// The project's reference cloth benchmark (issue 2), exactly: `n × n` particles, 1 m × 1 m,
+/// The project's reference cloth benchmark, exactly: `n × n` particles, 1 m × 1 m,
 /// 1 kg spread evenly, horizontal at z = 0, pinned at the two corners of the edge y = 0,
 /// gravity (0, 0, −9.81), distance constraints on structural edges and both shear diagonals
 /// with compliance 0, 10 substeps × 1 iteration. Step it with Δt = 1/60 s.

@@ -1,0 +1,92 @@
+//! `cargo xtask bench coupled`: the cost of body contact, measured on the sand hammock.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use xpbd_scene::{SceneFile, build_scene};
+
+/// One line of `cargo xtask bench coupled`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoupledBenchLine {
+    pub bench: &'static str,
+    pub scene: String,
+    pub particles: usize,
+    pub frames: usize,
+    pub steps: usize,
+    pub threads: usize,
+    /// Wall µs per step with the sand and the cloth touching.
+    pub coupled_us_per_step: f64,
+    /// Wall µs per step of the same scene with their contact off (colliders only).
+    pub colliders_only_us_per_step: f64,
+    /// coupled / colliders only.
+    pub ratio: f64,
+    /// Share of the coupled step spent searching body contacts (the step's own breakdown:
+    /// `StepReport::setup_seconds` of the body-contact and point–triangle blocks).
+    pub contact_search_share: f64,
+    /// Lowest sand particle above the lowest cloth particle at the end (m; coupled run).
+    pub sand_above_cloth: f64,
+}
+
+struct Run {
+    us_per_step: f64,
+    steps: usize,
+    search_share: f64,
+    particles: usize,
+    sand_above_cloth: f64,
+}
+
+fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result<Run> {
+    let mut scene = SceneFile::load(path)?;
+    scene.time.frames = frames;
+    scene.solver.threads = threads;
+    for i in &mut scene.interaction {
+        i.contact = coupled;
+    }
+    let mut s = build_scene(scene, path)?;
+    let steps = frames * s.scene.time.steps_per_frame;
+    let (mut wall, mut search) = (0.0, 0.0);
+    for _ in 0..steps {
+        let start = Instant::now();
+        s.step().with_context(|| format!("{}", path.display()))?;
+        wall += start.elapsed().as_secs_f64();
+        let report = s.sim.last_report();
+        for (b, t) in s.sim.blocks().iter().zip(&report.setup_seconds) {
+            if matches!(b.name(), "body contact" | "point-triangle contact") {
+                search += t;
+            }
+        }
+    }
+    let x = &s.sim.particles().x;
+    let lowest = |r: std::ops::Range<usize>| x[r].iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
+    let cloth = s.bodies[0].particles.clone();
+    let sand = s.bodies[s.bodies.len() - 1].particles.clone();
+    Ok(Run {
+        us_per_step: 1e6 * wall / steps as f64,
+        steps,
+        search_share: search / wall,
+        particles: x.len(),
+        sand_above_cloth: lowest(sand) - lowest(cloth),
+    })
+}
+
+/// Runs the hammock coupled and with colliders only, in this order, in one process.
+pub fn bench_coupled(frames: usize, threads: usize) -> Result<CoupledBenchLine> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/sand_hammock.toml");
+    let coupled = run_once(&path, frames, threads, true)?;
+    let alone = run_once(&path, frames, threads, false)?;
+    Ok(CoupledBenchLine {
+        bench: "coupled",
+        scene: "scenes/sand_hammock.toml".into(),
+        particles: coupled.particles,
+        frames,
+        steps: coupled.steps,
+        threads,
+        coupled_us_per_step: coupled.us_per_step,
+        colliders_only_us_per_step: alone.us_per_step,
+        ratio: coupled.us_per_step / alone.us_per_step,
+        contact_search_share: coupled.search_share,
+        sand_above_cloth: coupled.sand_above_cloth,
+    })
+}
