@@ -11,6 +11,8 @@
 //!   written with each frame ([`BuiltScene`]).
 //! * [`continuum`]: `[[continuum]]` XPBI continua (sand, snow, clay, elastic, viscoplastic)
 //!   sampled in regions, in the same simulation as the XPBD bodies and colliders.
+//! * [`interaction`]: body names and `[[interaction]]`: how bodies touch (continuum–cloth,
+//!   continuum–continuum, any pair listed), through contacts in the same solve.
 //! * [`export`]: VTK legacy binary (vtkio; point velocity, inverse mass, material id and, for
 //!   XPBI particles, det F, hardening, volume correction and λ; cell material id and stretch
 //!   ratio l/l₀, A/A₀, det F = V/V₀), PLY (ply-rs) and OBJ per frame.
@@ -112,6 +114,15 @@
 //! #   xsph_rate: XSPH as a rate κ (1/s), c = 1 − e^{−κΔt} per step, the same smoothing per
 //! #   unit time at any step; or xsph = c, the paper's per-step coefficient (0.01), whose
 //! #   smoothing per unit time grows as the step shrinks.
+//!
+//! # Every body may have a name (default: its field, e.g. "cloth[0]"). Bodies touch bodies:
+//! # a pair with a continuum touches by default (friction 0.5); [[interaction]] sets a pair's
+//! # friction, turns it off, or makes two XPBD bodies touch (see `interaction`).
+//! # name = "sand"
+//! [[interaction]]
+//! bodies = ["sand", "cloth[0]"]
+//! friction = 0.4              # Coulomb μ between them
+//! # contact = false           # they pass through each other
 //!
 //! [[collider]]                # static; shape = plane | sphere | box | capsule
 //! shape = { sphere = { radius = 0.3 } }
