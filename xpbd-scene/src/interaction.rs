@@ -45,7 +45,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use xpbd_core::Simulation;
-use xpbd_core::contact::{BodyContacts, ContactOptions, Friction, PointTriangleContacts};
+use xpbd_core::contact::{
+    BodyContacts, ContactGeneration, ContactOptions, Friction, PointTriangleContacts,
+};
 
 use crate::build::AnyBlock;
 use crate::error::SceneError;
@@ -248,8 +250,11 @@ pub(crate) fn add_body_contacts(
             source,
         }
     };
+    // Searched once per step for all its substeps (the margin then covers the step's motion):
+    // the search is the main cost of body contact, and a step's motion is far below a grain.
     let options = ContactOptions {
         margin: scene.contacts.as_ref().map_or(0.0, |c| c.margin),
+        generation: ContactGeneration::PerStep,
         ..ContactOptions::default()
     };
     let mut pairs = Vec::new();
