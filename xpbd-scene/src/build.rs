@@ -108,6 +108,16 @@ struct PendingContinuum {
     position_correction: bool,
 }
 
+/// The boundary faces of `tets` (faces of exactly one tet): a soft body's surface, which other
+/// bodies' particles touch.
+fn boundary(tets: &[[usize; 4]]) -> Vec<[usize; 3]> {
+    Topology {
+        tets: tets.to_vec(),
+        ..Topology::default()
+    }
+    .surface_triangles()
+}
+
 fn v3(a: [f64; 3]) -> Vector<3> {
     Vector::<3>::new(a[0], a[1], a[2])
 }
@@ -443,11 +453,9 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
         let pinned = move |i: usize| pin.is_some_and(|p| xs[i].x <= b.origin[0] + p);
         let start = a.particles.len();
         a.solid(&field, &x, &tets, &pinned, mat, mid)?;
-        let edges: Vec<[usize; 2]> = tet_edges(&tets)
-            .into_iter()
-            .map(|e| e.map(|i| i + start))
-            .collect();
-        a.record_body(BodyKind::Solid, start, Vec::new(), &edges, None);
+        let shifted: Vec<[usize; 4]> = tets.iter().map(|t| t.map(|i| i + start)).collect();
+        let edges = tet_edges(&shifted);
+        a.record_body(BodyKind::Solid, start, boundary(&shifted), &edges, None);
     }
     let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
     for (k, m) in scene.mesh.iter().enumerate() {
@@ -499,11 +507,10 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                 let pinned = move |i: usize| pins.contains(&i);
                 let start = a.particles.len();
                 a.solid(&field, &x, &imported.tets, &pinned, mat, mid)?;
-                let edges: Vec<[usize; 2]> = tet_edges(&imported.tets)
-                    .into_iter()
-                    .map(|e| e.map(|i| i + start))
-                    .collect();
-                a.record_body(BodyKind::Solid, start, Vec::new(), &edges, None);
+                let shifted: Vec<[usize; 4]> =
+                    imported.tets.iter().map(|t| t.map(|i| i + start)).collect();
+                let edges = tet_edges(&shifted);
+                a.record_body(BodyKind::Solid, start, boundary(&shifted), &edges, None);
             }
             MeshKind::Cloth => {
                 let thickness = a.require(

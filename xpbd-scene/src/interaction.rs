@@ -16,9 +16,9 @@
 //! Touching is [`xpbd_core::contact::BodyContacts`] between the bodies' particles (each body's
 //! own particles never touch through it: a continuum's kernel estimate and a cloth's mesh see
 //! only their own body, so separate bodies do not stick), plus, for every cloth (a `[[cloth]]`
-//! or a `[[mesh]]` of kind cloth), [`xpbd_core::contact::PointTriangleContacts`] between the
-//! other body's particles and the cloth's triangles, so grains smaller than the cloth's mesh
-//! spacing cannot slip between its particles. Contact radii: a continuum particle's is ½Δx
+//! or a `[[mesh]]` of kind cloth) and soft body (its boundary faces),
+//! [`xpbd_core::contact::PointTriangleContacts`] between the other body's particles and its
+//! triangles, so grains smaller than the mesh spacing cannot slip between its particles. Contact radii: a continuum particle's is ½Δx
 //! (as against colliders); an XPBD particle's is `[contacts] radius` when the scene has one,
 //! else a rope's `radius`, else half the body's mean edge length. A point is kept
 //! `r_point + r_cloth` from a cloth triangle. All contacts are in the same iterations as the
@@ -100,7 +100,7 @@ pub struct Body {
     pub particles: Range<usize>,
     /// Contact radius of its particles against other bodies (m).
     pub radius: f64,
-    /// Its triangles (cloth only; particle indices).
+    /// Its triangles (particle indices): a cloth's, or a soft body's boundary faces.
     pub triangles: Vec<[usize; 3]>,
 }
 
@@ -309,7 +309,7 @@ pub(crate) fn add_body_contacts(
     for &(a, b, friction) in &pairs {
         for (cloth, other) in [(a, b), (b, a)] {
             let (c, o) = (&bodies[cloth], &bodies[other]);
-            if c.kind != BodyKind::Cloth || c.triangles.is_empty() {
+            if c.triangles.is_empty() {
                 continue;
             }
             let field = format!("{} against {}", o.field, c.field);

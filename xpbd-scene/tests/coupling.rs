@@ -498,3 +498,32 @@ fn errors_after_parsing_name_the_line() {
         "{e}"
     );
 }
+
+/// A sand ball dropped on a soft box lands on its surface (point–triangle against the box's
+/// boundary faces, particle contact against its vertices) instead of falling through.
+#[test]
+fn sand_lands_on_a_soft_body() {
+    let text = "name = 's'\n[time]\ndt = 1e-3\nframes = 15\nsteps_per_frame = 20\n\
+        [solver]\nsubsteps = 2\niterations = 10\nmethod = { kind = 'coloured' }\ngravity = [0, 0, -9.81]\nthreads = 0\n\
+        [materials.rubber]\ndensity = 1000.0\nyoungs = 1e5\npoisson = 0.3\n\
+        [materials.sand]\npreset = 'sand'\n\
+        [[soft_box]]\nname = 'pad'\nmaterial = 'rubber'\nsize = [0.2, 0.2, 0.05]\ncells = [4, 4, 1]\n\
+        origin = [-0.1, -0.1, 0.0]\n\
+        [[continuum]]\nname = 'sand'\nmaterial = 'sand'\nspacing = 0.01\n\
+        region = { ball = { center = [0.0, 0.0, 0.1], radius = 0.02 } }\n\
+        [[collider]]\nshape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.0 } }\nfriction = 0.5\n\
+        [contacts]\nradius = 0.004\n";
+    let mut s = build(text).unwrap();
+    let pad = s.bodies[0].clone();
+    let sand = s.bodies[1].clone();
+    assert!(!pad.triangles.is_empty());
+    for _ in 0..15 {
+        s.advance_frame().unwrap();
+    }
+    let x = &s.sim.particles().x;
+    let top = pad.particles.clone().map(|p| x[p].z).fold(f64::MIN, f64::max);
+    let lowest = sand.particles.map(|p| x[p].z).fold(f64::INFINITY, f64::min);
+    // The pad's top is 5 cm up; the sand rests on it (r_sand + r_pad = 9 mm above it).
+    assert!(top > 0.045, "the pad collapsed: top at {top}");
+    assert!(lowest > top, "sand at {lowest} is below the pad's top {top}");
+}
