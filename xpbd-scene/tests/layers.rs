@@ -355,3 +355,31 @@ fn a_layered_body_restores_from_a_checkpoint_bit_for_bit() {
     assert_eq!(bits(&s), bits(&r));
     assert_eq!(xpbi(&r).materials(), xpbi(&s).materials());
 }
+
+/// A written frame of the layered bank carries each particle's own `material_id` (sand and
+/// clay) as VTK point data.
+#[test]
+fn vtk_frames_carry_each_particles_own_material_id() {
+    let (text, path) = common::shortened("layered_bank.toml", 1);
+    let s = build_scene(parse(&text).unwrap(), &path).unwrap();
+    let dir = common::tmp_dir("layers-vtk");
+    let written = xpbd_scene::runner::write_frame(&s, &dir).unwrap();
+    let vtk = written
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "vtk"))
+        .unwrap();
+    let data = xpbd_scene::export::read_vtk_data(&std::fs::read(vtk).unwrap(), "f.vtk").unwrap();
+    let ids: Vec<f64> = s
+        .topology
+        .particle_material
+        .iter()
+        .map(|&m| m as f64)
+        .collect();
+    assert_eq!(data.point["material_id"], ids);
+    let names = &s.topology.material_names;
+    for name in ["sand", "clay"] {
+        let id = names.iter().position(|n| n == name).unwrap() as f64;
+        assert!(ids.contains(&id), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
