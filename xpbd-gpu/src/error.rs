@@ -99,4 +99,14 @@ pub enum GpuError {
         /// Steps completed.
         steps: u64,
     },
+    /// The CPU continuum has a material table of several entries (a layered body); the GPU
+    /// XPBI path has one material for all particles, so it refuses rather than use one of
+    /// them for every particle.
+    #[error(
+        "the continuum has {materials} materials; the GPU XPBI path supports one material per body"
+    )]
+    SeveralMaterials {
+        /// Entries of the CPU block's material table.
+        materials: usize,
+    },
 }

@@ -87,6 +87,11 @@ impl XpbiGpuScene {
         let c = scene.continuum();
         let unsupported =
             |what: String, reason: &'static str| GpuError::Unsupported { what, reason };
+        if c.materials().len() > 1 {
+            return Err(GpuError::SeveralMaterials {
+                materials: c.materials().len(),
+            });
+        }
         if c.members().len() != n
             || c.members()
                 .iter()

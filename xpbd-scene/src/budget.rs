@@ -141,7 +141,7 @@ impl SceneFile {
             m.add(field, value, n, SOFT_BYTES_PER_PARTICLE);
         }
         for (k, c) in self.continuum.iter().enumerate() {
-            let n = c.region.lattice_count(c.spacing);
+            let n = c.lattice_points();
             let per = continuum_bytes_per_particle(c.xpbi.support_over_spacing);
             m.add(
                 format!("continuum[{k}].spacing"),

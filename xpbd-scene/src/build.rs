@@ -62,7 +62,8 @@ pub struct BuiltScene {
 pub struct ContinuumBlock {
     /// The block (`sim.block(handle).kind` is the [`XpbiContinuum`]).
     pub handle: BlockHandle<XpbiContinuum<3>>,
-    /// Material id (index into `topology.material_names`).
+    /// Material id (index into `topology.material_names`); for a body of layers, the first
+    /// layer's (each particle's own is `topology.particle_material`).
     pub material: u32,
 }
 
@@ -101,8 +102,11 @@ impl AnyBlock {
 /// A continuum's particles and settings, between sampling and block construction.
 struct PendingContinuum {
     field: String,
+    /// Scene material id of the first layer (the only one without layers).
     material_id: u32,
-    material: xpbi_continuum::Material,
+    /// The body's material table and each member's entry (empty for a table of one).
+    materials: Vec<xpbi_continuum::Material>,
+    ids: Vec<u8>,
     members: std::ops::Range<usize>,
     settings: XpbiSettings,
     position_correction: bool,
@@ -544,21 +548,6 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
     let mut emitters = Vec::new();
     for (k, c) in scene.continuum.iter().enumerate() {
         let field = format!("continuum[{k}]");
-        let (mid, mat) = a.material(&field, &c.material)?;
-        let youngs = a.require(
-            &format!("{field}.material.youngs"),
-            mat.youngs,
-            "a continuum needs `youngs` (Pa) or a `preset`",
-        )?;
-        let material = xpbi_continuum::Material {
-            density: mat.density(),
-            youngs_modulus: youngs,
-            poisson_ratio: mat.poisson(),
-            plasticity: mat
-                .plasticity
-                .as_ref()
-                .map_or(PlasticModel::Elastic, |p| p.model()),
-        };
         let xerr = |f: String| {
             move |source| SceneError::Continuum {
                 file: file.to_path_buf(),
@@ -566,19 +555,79 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                 source: Box::new(source),
             }
         };
-        material
-            .validate()
-            .map_err(xerr(format!("{field}.material")))?;
-        let (x, hold) = crate::continuum::sample(c);
+        // The body's material table: one entry per distinct scene material, in the order
+        // the layers first name them (`material` alone: one entry); `entry[j]` is layer j's.
+        let mut table: Vec<(u32, xpbi_continuum::Material)> = Vec::new();
+        let mut entry: Vec<u8> = Vec::new();
+        for (j, name) in crate::layers::material_names(c).into_iter().enumerate() {
+            let lfield = if c.layer.is_empty() {
+                field.clone()
+            } else {
+                format!("{field}.layer[{j}]")
+            };
+            let (mid, mat) = a.material(&lfield, name)?;
+            if let Some(e) = table.iter().position(|(m, _)| *m == mid) {
+                entry.push(e as u8);
+                continue;
+            }
+            let youngs = a.require(
+                &format!("{lfield}.material.youngs"),
+                mat.youngs,
+                "a continuum needs `youngs` (Pa) or a `preset`",
+            )?;
+            let material = xpbi_continuum::Material {
+                density: mat.density(),
+                youngs_modulus: youngs,
+                poisson_ratio: mat.poisson(),
+                plasticity: mat
+                    .plasticity
+                    .as_ref()
+                    .map_or(PlasticModel::Elastic, |p| p.model()),
+            };
+            material
+                .validate()
+                .map_err(xerr(format!("{lfield}.material")))?;
+            entry.push(table.len() as u8);
+            table.push((mid, material));
+        }
+        let Some(&(mid, material)) = table.first() else {
+            return Err(SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                line: 0,
+                field: format!("{field}.material"),
+                value: "absent".into(),
+                reason: "a continuum needs `material` and `region`, or `[[continuum.layer]]` entries",
+            });
+        };
+        let (x, hold, layer) = crate::continuum::sample(c);
+        if let Some(j) = crate::layers::empty_layer(c.layer.len(), &layer) {
+            return Err(SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                line: 0,
+                field: format!("{field}.layer[{j}].region"),
+                value: format!("{:?}", c.layer[j].region),
+                reason: "the layer holds no particle: no lattice point of the body lies in it, \
+                         outside the layers before it and the excluded regions",
+            });
+        }
         if x.is_empty() {
             return Err(SceneError::InvalidValue {
                 file: file.to_path_buf(),
                 line: 0,
                 field: format!("{field}.region"),
-                value: format!("{:?}", c.region),
+                value: c
+                    .region
+                    .as_ref()
+                    .map_or("absent".into(), |r| format!("{r:?}")),
                 reason: "no lattice point of the spacing lies in the region",
             });
         }
+        // Per particle, its entry of the table (empty for a table of one).
+        let ids: Vec<u8> = if table.len() > 1 {
+            layer.iter().map(|&l| entry[l]).collect()
+        } else {
+            Vec::new()
+        };
         let settings = c.xpbi.settings(c.spacing);
         // Fixed steps: CFL at the start, Δt_sub ≤ cfl · Δx / |v₀| (the bound the step checks,
         // `XpbiContinuum::cfl_bound`), named by field here. Adaptive steps stay below it.
@@ -589,7 +638,7 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
             .map(|g| v3(g.velocity).norm())
             .fold(v3(c.velocity).norm(), f64::max);
         let speed = match &c.region {
-            crate::continuum::RegionSpec::Nozzle(n) => speed.max(n.speed),
+            Some(crate::continuum::RegionSpec::Nozzle(n)) => speed.max(n.speed),
             _ => speed,
         };
         let bound = settings.cfl * settings.spacing / speed;
@@ -602,12 +651,21 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                 reason: "the substep dt/substeps exceeds the CFL bound cfl * spacing / |velocity|",
             });
         }
+        // Each particle weighs its own material's ρΔx³.
         let m = material.density * c.spacing.powi(3);
+        let mass_of = |i: usize| match ids.get(i) {
+            Some(&e) => table[e as usize].1.density * c.spacing.powi(3),
+            None => m,
+        };
         let mass: Vec<f64> = hold
             .iter()
-            .map(|&h| if h == Hold::Free { m } else { 0.0 })
+            .enumerate()
+            .map(|(i, &h)| if h == Hold::Free { mass_of(i) } else { 0.0 })
             .collect();
         let base = a.push_particles(&x, &mass, mid);
+        for (i, &e) in ids.iter().enumerate() {
+            a.topology.particle_material[base + i] = table[e as usize].0;
+        }
         for (i, &h) in hold.iter().enumerate() {
             match h {
                 Hold::Free => a.particles.v[base + i] = v3(c.velocity),
@@ -619,7 +677,7 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                 Hold::Nozzle => {}
             }
         }
-        if let crate::continuum::RegionSpec::Nozzle(n) = &c.region {
+        if let Some(crate::continuum::RegionSpec::Nozzle(n)) = &c.region {
             let ids: Vec<usize> = (base..base + x.len()).collect();
             for &i in &ids {
                 a.particles.v[i] = Vector::<3>::new(0.0, 0.0, -n.speed);
@@ -647,7 +705,8 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
         pending.push(PendingContinuum {
             field,
             material_id: mid,
-            material,
+            materials: table.into_iter().map(|(_, m)| m).collect(),
+            ids,
             members: base..base + x.len(),
             settings,
             position_correction: c.xpbi.position_correction,
@@ -766,12 +825,24 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
             ));
         }
         let volume = vec![p.settings.spacing.powi(3); members.len()];
-        let xpbi = XpbiContinuum::new(sim.particles(), members, volume, p.material, p.settings)
-            .map_err(|source| SceneError::Continuum {
-                file: file.to_path_buf(),
-                field: p.field.clone(),
-                source: Box::new(source),
-            })?;
+        let built = match (p.ids.is_empty(), &p.materials[..]) {
+            (true, &[material]) => {
+                XpbiContinuum::new(sim.particles(), members, volume, material, p.settings)
+            }
+            _ => XpbiContinuum::with_materials(
+                sim.particles(),
+                members,
+                volume,
+                p.materials,
+                p.ids,
+                p.settings,
+            ),
+        };
+        let xpbi = built.map_err(|source| SceneError::Continuum {
+            file: file.to_path_buf(),
+            field: p.field.clone(),
+            source: Box::new(source),
+        })?;
         let handle = sim.add_constraints(xpbi).map_err(berr(p.field.clone()))?;
         handles.push(AnyBlock::Xpbi(handle));
         continua.push(ContinuumBlock {

@@ -15,6 +15,9 @@
 //! The material is a `[materials.NAME]` entry with a `plasticity` model or a `preset`
 //! ([`Preset`]: sand, snow, clay, metal, toothpaste, honey, with the SI values of
 //! `xpbi_continuum::Material`'s constructors; fields given next to a preset override it).
+//! A body of several materials lists `[[continuum.layer]]` entries instead of `material` and
+//! `region` ([`LayerSpec`]; a lattice point belongs to the first layer whose region holds it,
+//! see [`crate::layers`]).
 //!
 //! **2D scenes** are written as plane-strain slabs one particle thick (e.g. `min.y = −½Δx`,
 //! `max.y = ½Δx`): the moment matrix `M_p` then has no y extent, its pseudo-inverse drops that
@@ -30,10 +33,14 @@ use xpbi_continuum::plasticity::{
 };
 use xpbi_continuum::xsph::Xsph;
 
+pub use crate::layers::LayerSpec;
 pub use crate::region::{ExcludeSpec, HalfSpaceSpec, NozzleSpec, RegionSpec};
 use crate::scene::{MaterialSpec, Validator};
 
 /// `[[continuum]]`: particles sampled in a region, solved by XPBI.
+///
+/// Either one `material` and one `region`, or a list of `[[continuum.layer]]` entries (a
+/// body of several materials, see [`LayerSpec`]); not both.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContinuumSpec {
@@ -41,9 +48,15 @@ pub struct ContinuumSpec {
     #[serde(default)]
     pub name: Option<String>,
     /// Material name (needs `youngs`, directly or from a preset; `plasticity` absent = elastic).
-    pub material: String,
-    /// Where the particles are.
-    pub region: RegionSpec,
+    /// With `region`; absent when `layer` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<String>,
+    /// Where the particles are. With `material`; absent when `layer` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<RegionSpec>,
+    /// The layers of a body of several materials, instead of `material` + `region`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layer: Vec<LayerSpec>,
     /// Particle spacing Δx (m).
     pub spacing: f64,
     /// Initial velocity of every particle (m/s).
@@ -67,10 +80,13 @@ pub struct ContinuumSpec {
 }
 
 impl ContinuumSpec {
-    /// Lattice points of the region's bounding box at the spacing (an upper bound on the
+    /// Lattice points of the body's bounding box at the spacing (an upper bound on the
     /// particle count, without sampling; e.g. to cap fuzzed scenes).
     pub fn lattice_points(&self) -> f64 {
-        self.region.lattice_count(self.spacing)
+        match (&self.region, self.layer.is_empty()) {
+            (Some(r), true) => r.lattice_count(self.spacing),
+            _ => crate::layers::lattice_count(&self.layer, self.spacing),
+        }
     }
 }
 
@@ -428,48 +444,15 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
     let f = |s: &str| format!("continuum[{k}].{s}");
     v.length(&f("spacing"), c.spacing);
     v.finite3(&f("velocity"), c.velocity);
-    match &c.region {
-        RegionSpec::Box { min, max } => {
-            v.finite3(&f("region.box.min"), *min);
-            v.finite3(&f("region.box.max"), *max);
-            v.check_text(
-                &f("region.box.max"),
-                format!("{max:?}"),
-                (0..3).all(|a| max[a] > min[a]),
-                "must exceed min on every axis",
-            );
-        }
-        RegionSpec::Ball { center, radius } => {
-            v.finite3(&f("region.ball.center"), *center);
-            v.length(&f("region.ball.radius"), *radius);
-        }
-        RegionSpec::Cylinder {
-            base,
-            radius,
-            height,
-        } => {
-            v.finite3(&f("region.cylinder.base"), *base);
-            v.length(&f("region.cylinder.radius"), *radius);
-            v.length(&f("region.cylinder.height"), *height);
-        }
-        RegionSpec::Nozzle(n) => {
-            v.finite3(&f("region.nozzle.exit"), n.exit);
-            v.length(&f("region.nozzle.radius"), n.radius);
-            v.positive(&f("region.nozzle.speed"), n.speed);
-            v.positive(&f("region.nozzle.duration"), n.duration);
-            v.check_text(
-                &f("region.nozzle"),
-                "pin/grips".into(),
-                c.pin.is_none() && c.grips.is_empty(),
-                "a nozzle's particles are driven by the nozzle: no pin or grips",
-            );
-        }
+    crate::layers::validate_layers(v, k, c);
+    if let (Some(region), true) = (&c.region, c.layer.is_empty()) {
+        validate_region(v, &f("region"), region, c);
     }
     for (e, x) in c.exclude.iter().enumerate() {
         x.validate(v, &f(&format!("exclude[{e}]")));
     }
     if c.spacing.is_finite() && c.spacing > 0.0 {
-        let n = c.region.lattice_count(c.spacing);
+        let n = c.lattice_points();
         v.check(
             &f("spacing"),
             c.spacing,
@@ -486,7 +469,59 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
         v.finite3(&f(&format!("grips[{g}].max")), grip.max);
         v.finite3(&f(&format!("grips[{g}].velocity")), grip.velocity);
     }
-    let x = &c.xpbi;
+    validate_xpbi(v, k, &c.xpbi);
+}
+
+/// Range checks of a region at `field` (e.g. `continuum[0].region`) of the continuum `c`.
+pub(crate) fn validate_region(
+    v: &mut Validator<'_>,
+    field: &str,
+    region: &RegionSpec,
+    c: &ContinuumSpec,
+) {
+    let f = |s: &str| format!("{field}.{s}");
+    match region {
+        RegionSpec::Box { min, max } => {
+            v.finite3(&f("box.min"), *min);
+            v.finite3(&f("box.max"), *max);
+            v.check_text(
+                &f("box.max"),
+                format!("{max:?}"),
+                (0..3).all(|a| max[a] > min[a]),
+                "must exceed min on every axis",
+            );
+        }
+        RegionSpec::Ball { center, radius } => {
+            v.finite3(&f("ball.center"), *center);
+            v.length(&f("ball.radius"), *radius);
+        }
+        RegionSpec::Cylinder {
+            base,
+            radius,
+            height,
+        } => {
+            v.finite3(&f("cylinder.base"), *base);
+            v.length(&f("cylinder.radius"), *radius);
+            v.length(&f("cylinder.height"), *height);
+        }
+        RegionSpec::Nozzle(n) => {
+            v.finite3(&f("nozzle.exit"), n.exit);
+            v.length(&f("nozzle.radius"), n.radius);
+            v.positive(&f("nozzle.speed"), n.speed);
+            v.positive(&f("nozzle.duration"), n.duration);
+            v.check_text(
+                &f("nozzle"),
+                "pin/grips".into(),
+                c.pin.is_none() && c.grips.is_empty(),
+                "a nozzle's particles are driven by the nozzle: no pin or grips",
+            );
+        }
+    }
+}
+
+/// Range checks of a `[continuum.xpbi]` section.
+fn validate_xpbi(v: &mut Validator<'_>, k: usize, x: &XpbiSection) {
+    let f = |s: &str| format!("continuum[{k}].{s}");
     v.positive(&f("xpbi.support_over_spacing"), x.support_over_spacing);
     if let Some(c) = x.xsph {
         v.check(
@@ -525,16 +560,23 @@ pub(crate) enum Hold {
     Nozzle,
 }
 
-/// Particles of a continuum: positions and how each is held.
-pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>) {
+/// Particles of a continuum: positions, how each is held, and the index of its layer (0 for
+/// the `material` + `region` form; see [`LayerSpec`] for the rule).
+pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>, Vec<usize>) {
     let tol = 1e-9 * c.spacing;
-    let x: Vec<Vector<3>> = c
-        .region
-        .sample(c.spacing)
-        .into_iter()
-        .filter(|p| !c.exclude.iter().any(|e| e.removes(p, tol)))
-        .collect();
-    let nozzle = matches!(c.region, RegionSpec::Nozzle(_));
+    let (x, layer): (Vec<Vector<3>>, Vec<usize>) = match (&c.region, c.layer.is_empty()) {
+        (Some(region), true) => region
+            .sample(c.spacing)
+            .into_iter()
+            .filter(|p| !c.exclude.iter().any(|e| e.removes(p, tol)))
+            .map(|p| (p, 0))
+            .unzip(),
+        _ => crate::layers::sample(&c.layer, c.spacing)
+            .into_iter()
+            .filter(|(p, _)| !c.exclude.iter().any(|e| e.removes(p, tol)))
+            .unzip(),
+    };
+    let nozzle = matches!(c.region, Some(RegionSpec::Nozzle(_))) && c.layer.is_empty();
     let hold = x
         .iter()
         .map(|p| {
@@ -557,5 +599,5 @@ pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>) {
                 .map_or(Hold::Free, |g| Hold::Grip(g.velocity))
         })
         .collect();
-    (x, hold)
+    (x, hold, layer)
 }

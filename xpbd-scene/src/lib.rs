@@ -104,6 +104,11 @@
 //! #   (extrusion: the reservoir moves down and is released below the exit, every step)
 //! # exclude = [{ box = { min = [...], max = [...] } }, { ball = { center = [...], radius = 0.02 } },
 //! #            { half_spaces = [{ normal = [1, 0, -1], offset = -0.1 }, ...] }]  # cut-outs
+//! # instead of material + region, layers of one bonded body (first layer holding a
+//! # lattice point takes it; see `layers`):
+//! # [[continuum.layer]]
+//! # material = "sand"
+//! # region = { box = { min = [...], max = [...] } }
 //! spacing = 0.02              # Δx (m)
 //! velocity = [0.0, 0.0, 0.0]  # initial, m/s
 //! # pin = { min = [...], max = [...] }   # particles in this box are pinned
@@ -158,6 +163,7 @@ pub mod error;
 pub mod export;
 pub mod import;
 pub mod interaction;
+pub mod layers;
 pub mod locate;
 pub mod region;
 pub mod runner;

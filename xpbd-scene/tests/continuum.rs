@@ -37,7 +37,7 @@ fn every_xpbi_scene_file_builds_and_steps() {
         let mut s = load(name);
         assert_eq!(s.continua.len(), 1, "{name}");
         let c = &s.scene.continuum[0];
-        let mat = &s.scene.materials[&c.material];
+        let mat = &s.scene.materials[c.material.as_deref().unwrap()];
         let m = mat.density() * c.spacing.powi(3);
         let members = s.sim.block(s.continua[0].handle).kind.members().to_vec();
         assert_eq!(members.len(), s.sim.particles().len(), "{name}");

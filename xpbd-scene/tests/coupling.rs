@@ -521,9 +521,16 @@ fn sand_lands_on_a_soft_body() {
         s.advance_frame().unwrap();
     }
     let x = &s.sim.particles().x;
-    let top = pad.particles.clone().map(|p| x[p].z).fold(f64::MIN, f64::max);
+    let top = pad
+        .particles
+        .clone()
+        .map(|p| x[p].z)
+        .fold(f64::MIN, f64::max);
     let lowest = sand.particles.map(|p| x[p].z).fold(f64::INFINITY, f64::min);
     // The pad's top is 5 cm up; the sand rests on it (r_sand + r_pad = 9 mm above it).
     assert!(top > 0.045, "the pad collapsed: top at {top}");
-    assert!(lowest > top, "sand at {lowest} is below the pad's top {top}");
+    assert!(
+        lowest > top,
+        "sand at {lowest} is below the pad's top {top}"
+    );
 }

@@ -32,6 +32,26 @@ pub enum XpbiError {
         distance: f64,
         minimum: f64,
     },
+    /// A material table ([`crate::continuum::XpbiContinuum::with_materials`]) with no entry.
+    #[error("the material table is empty")]
+    NoMaterials,
+    /// A material table with more entries than ids can address.
+    #[error("the material table has {count} entries, at most {max} are allowed")]
+    TooManyMaterials { count: usize, max: usize },
+    /// An entry of a material table is invalid (the cause names the parameter).
+    #[error("material {material} of the table is invalid")]
+    InvalidMaterial {
+        material: usize,
+        #[source]
+        source: Box<XpbiError>,
+    },
+    /// A particle's material id is not an entry of the table.
+    #[error("particle {particle} has material id {id}, the table has {count} entries")]
+    MaterialIdOutOfRange {
+        particle: usize,
+        id: usize,
+        count: usize,
+    },
     /// The time step exceeds the CFL bound `cfl · Δx / max|v|`.
     #[error("time step {dt} exceeds the CFL bound {bound} (max speed {max_speed})")]
     TimeStepOverCfl { dt: f64, bound: f64, max_speed: f64 },

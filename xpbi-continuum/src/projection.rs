@@ -29,7 +29,8 @@ use xpbd_core::constraint::DisjointSlice;
 use xpbd_core::energy::svd::rotation_variant_svd_tracked;
 
 use crate::constraint::principal_response;
-use crate::plasticity::{Lame, MIN_SINGULAR_VALUE, PlasticModel, PlasticState};
+use crate::continuum::Constitutive;
+use crate::plasticity::{MIN_SINGULAR_VALUE, PlasticState};
 
 // Declared here rather than in `lib.rs` (crate-private, used only by this kernel and its owner).
 pub(crate) mod warm;
@@ -47,12 +48,12 @@ pub(crate) struct ProjectionData<'a, const D: usize> {
     pub warm: &'a WarmStarts<D>,
     /// Compliance α = 1/V⁰ per constraint.
     pub compliance: &'a [f64],
-    pub lame: &'a Lame,
-    pub model: &'a PlasticModel,
+    /// The body's material table: Lamé parameters, model and constant `α_DP` per entry.
+    pub constitutive: &'a [Constitutive],
+    /// Material id per constraint (an index into `constitutive`); empty: all 0.
+    pub material: &'a [u8],
     pub dt: f64,
     pub plastic_in_loop: bool,
-    /// `PlasticModel::constant_dp_alpha` of the model.
-    pub dp_alpha: Option<f64>,
     /// Per constraint, the [`packed_len`] entries of `S = Σ_k w_k q_k q_kᵀ` ([`w_moment`]).
     pub w_moment: &'a [f64],
     /// Every stencil entry has `w_k > 0` (the inverse masses `S` was built from).
@@ -196,15 +197,20 @@ pub(crate) unsafe fn project_with<const D: usize, const AVX: bool>(
         let a = *m + g * *m;
         let (u, sigma) = rotation_variant_svd_tracked(&a, m);
         let eps = sigma.map(|s| s.max(MIN_SINGULAR_VALUE).ln());
+        // The constraint's material: one lookup per constraint, none per neighbour.
+        let cm = match data.material.get(c) {
+            Some(&id) => &data.constitutive[id as usize],
+            None => &data.constitutive[0],
+        };
         let response = principal_response(
             &sigma,
             &eps,
-            data.lame,
-            data.model,
+            &cm.lame,
+            &cm.model,
             &data.state[c],
             data.dt,
             data.plastic_in_loop,
-            data.dp_alpha,
+            cm.dp_alpha,
         );
         let value = response.value;
         let gm = if value != 0.0 {
@@ -458,6 +464,15 @@ mod tests {
 
     /// [`perturbed`], with or without the pinned particle.
     fn perturbed_with<const D: usize>(pinned: bool) -> (XpbiContinuum<D>, Particles<D>) {
+        perturbed_table::<D>(pinned, vec![Material::sand()])
+    }
+
+    /// [`perturbed_with`] for a table of materials, member i of entry i mod the table's
+    /// length (neighbours of every material next to each other).
+    fn perturbed_table<const D: usize>(
+        pinned: bool,
+        table: Vec<Material>,
+    ) -> (XpbiContinuum<D>, Particles<D>) {
         let dx = 0.01;
         let n = if D == 3 { 5.0 } else { 8.0 };
         let pos = lattice_box(SVector::zeros(), SVector::repeat(n * dx), dx);
@@ -470,13 +485,12 @@ mod tests {
         }
         let members: Vec<u32> = (0..p.len() as u32).collect();
         let volumes = vec![dx.powi(D as i32); p.len()];
-        let mut c = XpbiContinuum::new(
-            &p,
-            members,
-            volumes,
-            Material::sand(),
-            XpbiSettings::new(dx),
-        )
+        let mut c = if table.len() == 1 {
+            XpbiContinuum::new(&p, members, volumes, table[0], XpbiSettings::new(dx))
+        } else {
+            let ids = (0..p.len()).map(|i| (i % table.len()) as u8).collect();
+            XpbiContinuum::with_materials(&p, members, volumes, table, ids, XpbiSettings::new(dx))
+        }
         .unwrap();
         let ctx = SubstepContext {
             h: 1e-3,
@@ -548,7 +562,10 @@ mod tests {
 
     /// Two Gauss–Seidel sweeps of the run kernel equal the generic kernel to round-off.
     fn matches_generic<const D: usize>() {
-        let (c, p) = perturbed::<D>();
+        matches_generic_for::<D>(perturbed::<D>());
+    }
+
+    fn matches_generic_for<const D: usize>((c, p): (XpbiContinuum<D>, Particles<D>)) {
         let h = 1e-3;
         let (mut xa, mut la) = (p.x.clone(), vec![0.0; c.len()]);
         let (mut xb, mut lb) = (p.x.clone(), vec![0.0; c.len()]);
@@ -585,6 +602,21 @@ mod tests {
     #[test]
     fn run_kernel_matches_generic_kernel_2d() {
         matches_generic::<2>();
+    }
+
+    /// With a material table (sand, clay, stiff elastic interleaved member by member, rows in
+    /// sweep order) the run kernel picks each constraint's own material as the generic one.
+    #[test]
+    fn run_kernel_matches_generic_kernel_with_several_materials() {
+        let table = vec![
+            Material::sand(),
+            Material::clay(),
+            Material::elastic(1000.0, 1e6, 0.3),
+        ];
+        let (c, p) = perturbed_table::<3>(true, table.clone());
+        assert_eq!(c.projection_data().material.len(), c.len());
+        matches_generic_for::<3>((c, p));
+        matches_generic_for::<2>(perturbed_table::<2>(true, table));
     }
 
     /// A sweep whose weights are not the inverse masses seen by `begin_substep` is handed to

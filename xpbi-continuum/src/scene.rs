@@ -141,6 +141,29 @@ impl<const D: usize> ContinuumScene<D> {
         material: Material,
         options: SceneOptions,
     ) -> Result<Self, XpbiError> {
+        Self::build(positions, vec![material], Vec::new(), options)
+    }
+
+    /// [`ContinuumScene::new`] for a body of several materials
+    /// ([`XpbiContinuum::with_materials`]): particle `i` is of material `materials[ids[i]]`
+    /// and weighs that material's `ρ Δx^d`.
+    pub fn with_materials(
+        positions: &[SVector<f64, D>],
+        materials: Vec<Material>,
+        ids: Vec<u8>,
+        options: SceneOptions,
+    ) -> Result<Self, XpbiError> {
+        Self::build(positions, materials, ids, options)
+    }
+
+    /// The scene of [`ContinuumScene::new`] (`ids` empty: one material) or
+    /// [`ContinuumScene::with_materials`].
+    fn build(
+        positions: &[SVector<f64, D>],
+        materials: Vec<Material>,
+        ids: Vec<u8>,
+        options: SceneOptions,
+    ) -> Result<Self, XpbiError> {
         if !(options.correction_radius.is_finite() && options.correction_radius > 0.0) {
             return Err(XpbiError::InvalidParameter {
                 name: "correction_radius",
@@ -149,8 +172,12 @@ impl<const D: usize> ContinuumScene<D> {
         }
         let vol = options.spacing.powi(D as i32);
         let mut particles = Particles::<D>::new();
-        for x in positions {
-            particles.push(*x, 1.0 / (material.density * vol));
+        for (i, x) in positions.iter().enumerate() {
+            // Out-of-range ids are refused by the constructor below (the mass is then unused).
+            let density = materials
+                .get(ids.get(i).map_or(0, |&id| id as usize))
+                .map_or(1.0, |m| m.density);
+            particles.push(*x, 1.0 / (density * vol));
         }
         let members: Vec<u32> = (0..positions.len() as u32).collect();
         let mut xs = XpbiSettings::new(options.spacing);
@@ -158,13 +185,15 @@ impl<const D: usize> ContinuumScene<D> {
         xs.xsph = options.xsph;
         xs.sweep = options.sweep;
         xs.reorder_by_cell = options.reorder_by_cell;
-        let continuum = XpbiContinuum::new(
-            &particles,
-            members.clone(),
-            vec![vol; positions.len()],
-            material,
-            xs,
-        )?;
+        let volumes = vec![vol; positions.len()];
+        let continuum = if ids.is_empty() {
+            let [material] = materials[..] else {
+                return Err(XpbiError::NoMaterials);
+            };
+            XpbiContinuum::new(&particles, members.clone(), volumes, material, xs)?
+        } else {
+            XpbiContinuum::with_materials(&particles, members.clone(), volumes, materials, ids, xs)?
+        };
         let mut gravity = SVector::<f64, D>::zeros();
         gravity[D - 1] = -9.81;
         let settings = SolverSettings {

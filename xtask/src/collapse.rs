@@ -94,7 +94,7 @@ impl CollapseArgs {
 
 pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
     let mut scene = SceneFile::load(&args.scene)?;
-    let (r0, h0) = match scene.continuum.first().map(|c| &c.region) {
+    let (r0, h0) = match scene.continuum.first().and_then(|c| c.region.as_ref()) {
         Some(xpbd_scene::continuum::RegionSpec::Cylinder { radius, height, .. }) => {
             (*radius, *height)
         }

@@ -126,7 +126,7 @@ pub fn soak_command(args: SoakArgs) -> Result<()> {
                 .scene
                 .continuum
                 .iter()
-                .any(|c| matches!(c.region, xpbd_scene::continuum::RegionSpec::Nozzle(_)))
+                .any(|c| matches!(c.region, Some(xpbd_scene::continuum::RegionSpec::Nozzle(_))))
         {
             bail!(
                 "step {step}: {} particles, the scene started with {particles} and emits none",

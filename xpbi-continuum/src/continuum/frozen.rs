@@ -105,9 +105,18 @@ impl<const D: usize> XpbiContinuum<D> {
                     .par_iter()
                     .map(|&m| self.inv_rest_volume[m as usize]),
             );
+            if !self.member_material.is_empty() {
+                self.row_material.clear();
+                self.row_material.par_extend(
+                    row_member
+                        .par_iter()
+                        .map(|&m| self.member_material[m as usize]),
+                );
+            }
         } else {
             self.row_state = Vec::new();
             self.row_compliance = Vec::new();
+            self.row_material = Vec::new();
         }
         let volume = &self.volume;
         self.stencil_offsets.clear();

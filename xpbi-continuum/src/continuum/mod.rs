@@ -27,13 +27,17 @@ use crate::correction::DEFAULT_PINV_THRESHOLD;
 use crate::error::XpbiError;
 use crate::kernel::WendlandC2;
 use crate::material::Material;
-use crate::plasticity::{Lame, PlasticState};
+use crate::plasticity::PlasticState;
 use crate::projection::warm::WarmStarts;
 use crate::projection::{ProjectionData, project_run};
 use crate::xsph::Xsph;
 
 mod frozen;
+mod materials;
 mod state;
+
+pub(crate) use materials::Constitutive;
+pub use materials::MAX_MATERIALS;
 #[cfg(test)]
 mod tests;
 
@@ -222,6 +226,12 @@ pub struct XpbiTimings {
 
 /// One XPBI constraint per member particle (see the module docs).
 ///
+/// # Materials
+/// [`XpbiContinuum::new`] builds a body of one material; [`XpbiContinuum::with_materials`] a
+/// bonded body of several (a table and an id per member): one neighbourhood for the whole
+/// body, each member's constraint and return map with its own material's parameters (see
+/// `continuum/materials.rs` for the formulas).
+///
 /// # Memory layout
 /// Members (`members()`, `deformation_gradients()`, `plastic_states()`, the checkpoint state)
 /// keep the order they were given. The per-step data the sweep reads (stencils, weights,
@@ -240,10 +250,16 @@ pub struct XpbiTimings {
 #[derive(Debug, Clone)]
 pub struct XpbiContinuum<const D: usize> {
     settings: XpbiSettings,
-    material: Material,
-    lame: Lame,
-    /// `material.plasticity.constant_dp_alpha()` (computed once).
-    dp_alpha: Option<f64>,
+    /// The material table (one entry for a single-material body; `continuum/materials.rs`).
+    materials: Vec<Material>,
+    /// Per table entry, what the constitutive model needs: Lamé parameters, plasticity
+    /// model and its constant Drucker–Prager α (computed once).
+    constitutive: Vec<Constitutive>,
+    /// Per member, its index into `materials`; empty for a table of one (every member 0).
+    member_material: Vec<u8>,
+    /// Per row, copies of its member's material id (made in `rebuild`, so the sweep streams
+    /// them; empty when row = member or for a table of one).
+    row_material: Vec<u8>,
     kernel: WendlandC2<D>,
     members: Vec<u32>,
     /// Global particle id → member index (u32::MAX for non-members).
@@ -306,11 +322,33 @@ impl<const D: usize> XpbiContinuum<D> {
         settings: XpbiSettings,
     ) -> Result<Self, XpbiError> {
         material.validate()?;
+        Self::from_table(
+            particles,
+            members,
+            rest_volume,
+            vec![material],
+            Vec::new(),
+            settings,
+        )
+    }
+
+    /// [`XpbiContinuum::new`] with a validated material table and per-member ids (empty for a
+    /// table of one); checks the rest.
+    fn from_table(
+        particles: &Particles<D>,
+        members: Vec<u32>,
+        rest_volume: Vec<f64>,
+        materials: Vec<Material>,
+        member_material: Vec<u8>,
+        settings: XpbiSettings,
+    ) -> Result<Self, XpbiError> {
         settings.validate()?;
-        if settings.constraint_form == ConstraintForm::Split && material.lame().lambda <= 0.0 {
+        if settings.constraint_form == ConstraintForm::Split
+            && let Some(m) = materials.iter().find(|m| m.lame().lambda <= 0.0)
+        {
             return Err(XpbiError::InvalidParameter {
                 name: "Lamé λ (the split constraint form needs λ > 0, i.e. ν > 0)",
-                value: material.lame().lambda,
+                value: m.lame().lambda,
             });
         }
         let kernel = WendlandC2::new(settings.support())?;
@@ -376,9 +414,10 @@ impl<const D: usize> XpbiContinuum<D> {
         let n = members.len();
         let mut continuum = Self {
             settings,
-            material,
-            lame: material.lame(),
-            dp_alpha: material.plasticity.constant_dp_alpha(),
+            constitutive: materials.iter().map(Constitutive::new).collect(),
+            materials,
+            member_material,
+            row_material: Vec::new(),
             kernel,
             inv_rest_volume: rest_volume.iter().map(|v| 1.0 / v).collect(),
             rest_volume,
@@ -412,9 +451,11 @@ impl<const D: usize> XpbiContinuum<D> {
         Ok(continuum)
     }
 
-    /// The material.
+    /// The material of a single-material body; for a body with a material table
+    /// ([`XpbiContinuum::with_materials`]) the table's first entry (see
+    /// [`XpbiContinuum::materials`] and [`XpbiContinuum::material_of`]).
     pub fn material(&self) -> &Material {
-        &self.material
+        &self.materials[0]
     }
     /// The settings.
     pub fn settings(&self) -> &XpbiSettings {
@@ -489,42 +530,6 @@ impl<const D: usize> XpbiContinuum<D> {
         self.settings.plasticity_in_loop = in_loop;
     }
 
-    /// Bytes held per member particle by this block (capacity of every buffer).
-    pub fn bytes_per_particle(&self) -> f64 {
-        let v = std::mem::size_of::<SVector<f64, D>>();
-        let m = std::mem::size_of::<SMatrix<f64, D, D>>();
-        let bytes = self.members.capacity() * 4
-            + self.member_index.capacity() * 4
-            + (self.rest_volume.capacity() + self.inv_rest_volume.capacity()) * 8
-            + self.f.capacity() * m
-            + self.state.capacity() * std::mem::size_of::<PlasticState>()
-            + self
-                .backup
-                .as_ref()
-                .map_or(0, |(f, s)| f.capacity() * m + s.capacity() * 16)
-            + self.xn.capacity() * v
-            + self.rest_moment.capacity() * m
-            + self.stencil_offsets.capacity() * 4
-            + self.stencil.capacity() * 4
-            + self.weights.capacity() * v
-            + self.volume.capacity() * 8
-            + self.reference_weights.capacity() * v
-            + self.warm.capacity() * m
-            + self.w_moment.capacity() * 8
-            + self.row_member.capacity() * 4
-            + self.row_state.capacity() * std::mem::size_of::<PlasticState>()
-            + self.row_compliance.capacity() * 8
-            + (self.f_total.capacity() + self.backup_total.capacity()) * m
-            + (self.schedule.order.capacity() * 4
-                + self
-                    .schedule
-                    .colours
-                    .iter()
-                    .map(|c| c.capacity() * 8)
-                    .sum::<usize>());
-        bytes as f64 / self.members.len().max(1) as f64
-    }
-
     /// The CFL bound `h ≤ cfl · Δx / max|v|` over the members in the current state, with the
     /// fastest member (the one place the bound is computed: the core checks it before every
     /// step through [`ConstraintKind::max_substep`], and adaptive stepping stays below it).
@@ -575,11 +580,14 @@ impl<const D: usize> XpbiContinuum<D> {
             } else {
                 &self.row_compliance
             },
-            lame: &self.lame,
-            model: &self.material.plasticity,
+            constitutive: &self.constitutive,
+            material: if self.row_member.is_empty() {
+                &self.member_material
+            } else {
+                &self.row_material
+            },
             dt: self.dt,
             plastic_in_loop: self.settings.plasticity_in_loop,
-            dp_alpha: self.dp_alpha,
             w_moment: &self.w_moment,
             w_all_positive: self.w_all_positive,
         }
@@ -687,10 +695,8 @@ impl<const D: usize> XpbiContinuum<D> {
                     // SAFETY: member m belongs to this row only.
                     let (fm, sm) = unsafe { (fs.get(m), ss.get(m)) };
                     let f_trial = (SMatrix::<f64, D, D>::identity() + g) * fm;
-                    let (f_new, s_new) = this
-                        .material
-                        .plasticity
-                        .return_map(&f_trial, &sm, &this.lame, h);
+                    let cm = this.constitutive_of_member(m);
+                    let (f_new, s_new) = cm.model.return_map(&f_trial, &sm, &cm.lame, h);
                     // SAFETY: as above.
                     unsafe {
                         fs.set(m, f_new);
@@ -732,11 +738,13 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
 
     /// α = 1/V⁰ (XPBI §4: Φ = V⁰Ψ = C²/(2α)); split: 1/(2μV⁰) and 1/(λV⁰).
     fn compliance(&self, c: usize) -> f64 {
-        let inv_v0 = self.inv_rest_volume[self.member_of_row(self.row_of(c))];
+        let member = self.member_of_row(self.row_of(c));
+        let inv_v0 = self.inv_rest_volume[member];
+        let lame = &self.constitutive_of_member(member).lame;
         match self.settings.constraint_form {
             ConstraintForm::Single => inv_v0,
-            ConstraintForm::Split if c.is_multiple_of(2) => inv_v0 / (2.0 * self.lame.mu),
-            ConstraintForm::Split => inv_v0 / self.lame.lambda,
+            ConstraintForm::Split if c.is_multiple_of(2) => inv_v0 / (2.0 * lame.mu),
+            ConstraintForm::Split => inv_v0 / lame.lambda,
         }
     }
 
@@ -757,16 +765,14 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
         for k in 1..idx.len() {
             g += (xs[k] - x0) * q[k].transpose();
         }
-        let (model, state, in_loop) = (
-            &self.material.plasticity,
-            &self.state[c],
-            self.settings.plasticity_in_loop,
-        );
+        // The member's material, chosen once per constraint (not per neighbour).
+        let cm = self.constitutive_of_member(c);
+        let (model, state, in_loop) = (&cm.model, &self.state[c], self.settings.plasticity_in_loop);
         let (value, gradient_factor) = match term {
             None => value_and_gradient(
                 &((SMatrix::<f64, D, D>::identity() + g) * self.f[c]),
                 &self.f[c],
-                &self.lame,
+                &cm.lame,
                 model,
                 state,
                 self.dt,
@@ -774,12 +780,10 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
                 // V(Fⁿ): the SVD's starting point, as the run kernel's (recomputed rather than
                 // stored: 72 B per particle in 3D for the generic path only).
                 &xpbd_core::energy::svd::rotation_variant_svd(&self.f[c]).2,
-                self.dp_alpha,
+                cm.dp_alpha,
             ),
             Some(t) => {
-                let e = evaluate_split(
-                    &g, &self.f[c], &self.lame, model, state, self.dt, in_loop, t,
-                );
+                let e = evaluate_split(&g, &self.f[c], &cm.lame, model, state, self.dt, in_loop, t);
                 (e.value, e.gradient_factor)
             }
         };

@@ -1,6 +1,7 @@
-//! Checkpoint state of [`XpbiContinuum`] (`ConstraintKind::save_state`/`load_state`).
+//! Checkpoint state of [`XpbiContinuum`] (`ConstraintKind::save_state`/`load_state`), and the
+//! memory the block holds per particle.
 
-use nalgebra::SMatrix;
+use nalgebra::{SMatrix, SVector};
 use xpbd_core::BuildError;
 
 use super::XpbiContinuum;
@@ -110,5 +111,43 @@ impl<const D: usize> XpbiContinuum<D> {
             *f = SMatrix::from_column_slice(chunk);
         }
         Ok(())
+    }
+
+    /// Bytes held per member particle by this block (capacity of every buffer).
+    pub fn bytes_per_particle(&self) -> f64 {
+        let v = std::mem::size_of::<SVector<f64, D>>();
+        let m = std::mem::size_of::<SMatrix<f64, D, D>>();
+        let bytes = self.members.capacity() * 4
+            + self.member_index.capacity() * 4
+            + (self.rest_volume.capacity() + self.inv_rest_volume.capacity()) * 8
+            + self.f.capacity() * m
+            + self.state.capacity() * std::mem::size_of::<PlasticState>()
+            + self
+                .backup
+                .as_ref()
+                .map_or(0, |(f, s)| f.capacity() * m + s.capacity() * 16)
+            + self.xn.capacity() * v
+            + self.rest_moment.capacity() * m
+            + self.stencil_offsets.capacity() * 4
+            + self.stencil.capacity() * 4
+            + self.weights.capacity() * v
+            + self.volume.capacity() * 8
+            + self.reference_weights.capacity() * v
+            + self.warm.capacity() * m
+            + self.w_moment.capacity() * 8
+            + self.member_material.capacity()
+            + self.row_material.capacity()
+            + self.row_member.capacity() * 4
+            + self.row_state.capacity() * std::mem::size_of::<PlasticState>()
+            + self.row_compliance.capacity() * 8
+            + (self.f_total.capacity() + self.backup_total.capacity()) * m
+            + (self.schedule.order.capacity() * 4
+                + self
+                    .schedule
+                    .colours
+                    .iter()
+                    .map(|c| c.capacity() * 8)
+                    .sum::<usize>());
+        bytes as f64 / self.members.len().max(1) as f64
     }
 }

@@ -107,6 +107,63 @@ impl PlasticModel {
         }
     }
 
+    /// The yield function at a principal elastic strain `eps` and state, in log-strain
+    /// units, ≤ 0 on or inside the yield surface (what the return map leaves behind, up to
+    /// round-off), > 0 outside:
+    ///
+    /// * von Mises: `‖ε̂‖ − σ_Y(q)/(2μ)` (`‖dev τ‖ = 2μ‖ε̂‖`);
+    /// * Drucker–Prager, with `ε_s = ε − c₀1 + (v_c/d)1`: `‖ε̂_s‖ + ((dλ + 2μ)/(2μ)) α_DP(q)
+    ///   tr ε_s` for `tr ε_s ≤ 0` (the δγ of the return map; 0 on the cone), `‖ε_s‖` in
+    ///   expansion (`tr ε_s > 0`: no tension, the apex is the only admissible point there).
+    ///
+    /// `None` for models without a static yield surface in strain space: elastic (none),
+    /// Herschel–Bulkley (rate dependent: the stress exceeds τ_Y while flowing) and NACC (its
+    /// hardening update moves the ellipse after the projection; see [`Nacc::yield_function`]
+    /// for the surface itself).
+    ///
+    /// ```
+    /// use nalgebra::Vector3;
+    /// use xpbi_continuum::plasticity::{DruckerPrager, Lame, PlasticModel, PlasticState};
+    /// let dp = PlasticModel::DruckerPrager(DruckerPrager::sand(30.0));
+    /// let lame = Lame { mu: 1e5, lambda: 1e5 };
+    /// let st = PlasticState::default();
+    /// let trial = Vector3::new(0.02, -0.03, -0.01);
+    /// assert!(dp.yield_margin(&trial, &st, &lame).unwrap() > 0.0);
+    /// let (eps, st) = dp.project_strain(&trial, &st, &lame, 1e-3);
+    /// assert!(dp.yield_margin(&eps, &st, &lame).unwrap().abs() < 1e-12);
+    /// ```
+    pub fn yield_margin<const D: usize>(
+        &self,
+        eps: &SVector<f64, D>,
+        state: &PlasticState,
+        lame: &Lame,
+    ) -> Option<f64> {
+        match self {
+            Self::VonMises(m) => {
+                Some(deviatoric(eps).norm() - m.yield_radius(state) / (2.0 * lame.mu))
+            }
+            Self::DruckerPrager(m) => {
+                let d = D as f64;
+                let vc = if m.volume_correction {
+                    state.volume_correction
+                } else {
+                    0.0
+                };
+                let eps_s = eps - SVector::<f64, D>::repeat(m.cohesion - vc / d);
+                let trace = eps_s.sum();
+                if trace > 0.0 {
+                    return Some(eps_s.norm());
+                }
+                let alpha = drucker_prager_alpha(m.friction_angle_at(state));
+                Some(
+                    deviatoric(&eps_s).norm()
+                        + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace * alpha,
+                )
+            }
+            Self::Elastic | Self::Nacc(_) | Self::HerschelBulkley(_) => None,
+        }
+    }
+
     /// `α_DP` when it is the same for every state (Drucker–Prager without hardening), to be
     /// passed to [`PlasticModel::project_strain_with`]; `None` otherwise.
     pub(crate) fn constant_dp_alpha(&self) -> Option<f64> {
