@@ -29,7 +29,7 @@ pub struct Material {
 }
 
 impl Material {
-    /// Dry sand: ρ = 1600 kg/m³, E = 3.5e5 Pa, ν = 0.3 (issue 5's benchmark column; Klár et al. 2016
+    /// Dry sand: ρ = 1600 kg/m³, E = 3.5e5 Pa, ν = 0.3 (the benchmark column's; Klár et al. 2016
     /// use E = 3.537e5), Drucker–Prager φ = 30°, cohesionless.
     pub fn sand() -> Self {
         Self::sand_with_friction(30.0)

@@ -98,7 +98,7 @@ pub struct XpbiSettings {
 /// 0.555 and 0.714 → 0.507 (two series), 1M 0.750 → 0.477; whole step at 100k 847 → 672 ms.
 /// Hence the default. Slabs fall back to cells when there would be fewer than 16 occupied
 /// slabs: then there are about 8 tasks per colour, so up to eight threads balance; and small
-/// scenes, where slabs gain nothing (10k above), keep the cell sweep of issue 5 (a
+/// scenes, where slabs gain nothing (10k above), keep the cell sweep (a
 /// 200-particle poured heap, the quick report's, is sensitive to the
 /// projection order: its 40° slope read 31.5° with cells and 43.4° with slabs, while the
 /// full-tier heaps agree within the 1–2° scatter of granular flow: 14.2/22.4/29.4° with slabs,
@@ -107,7 +107,7 @@ pub struct XpbiSettings {
 /// and are again bit-identical for any thread count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SweepOrder {
-    /// One task per grid cell, `colour_scheme` colours (issue 5's cell colouring).
+    /// One task per grid cell, `colour_scheme` colours (the cell colouring).
     Cells,
     /// One task per slab of cell layers, two colours.
     #[default]
@@ -117,7 +117,7 @@ pub enum SweepOrder {
 /// How the elastic energy of a particle is written as constraints.
 ///
 /// [`ConstraintForm::Single`] is XPBI's choice (`C_p = sqrt(2Ψ)`, α = 1/V⁰: half the
-/// constraints); [`ConstraintForm::Split`] is the comparison of issue 5: per particle a shear
+/// constraints); [`ConstraintForm::Split`] is the comparison form: per particle a shear
 /// constraint `C_μ = ‖ln Σ‖` (α = 1/(2μV⁰)) then a volume constraint `C_λ = tr ln Σ`
 /// (α = 1/(λV⁰)), see [`crate::constraint::SplitTerm`]. Both have the same energy and hence
 /// the same converged equilibrium. In the split form constraint `2c` is the shear and `2c + 1`
