@@ -376,7 +376,7 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
         isometric: Vec::new(),
         tets: Vec::new(),
         bodies: Vec::new(),
-        names: crate::interaction::body_names(&scene),
+        names: scene.body_names(),
     };
     for (k, c) in scene.cloth.iter().enumerate() {
         let field = format!("cloth[{k}]");
@@ -851,9 +851,11 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
         });
     }
     // Bodies touch last, so contacts have the last word in a Gauss–Seidel sweep.
-    handles.extend(crate::interaction::add_body_contacts(
-        &mut sim, &bodies, &scene, file,
-    )?);
+    let margin = scene.contacts.as_ref().map_or(0.0, |c| c.margin);
+    let touching =
+        crate::interaction::add_body_contacts(&mut sim, &bodies, &scene.interaction, margin, file)?;
+    handles.extend(touching.bodies.map(AnyBlock::Bodies));
+    handles.extend(touching.triangles.into_iter().map(AnyBlock::Triangles));
     debug_assert_eq!(handles.len(), sim.blocks().len());
     Ok(BuiltScene {
         bodies,

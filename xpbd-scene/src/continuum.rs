@@ -35,7 +35,7 @@ use xpbi_continuum::xsph::Xsph;
 
 pub use crate::layers::LayerSpec;
 pub use crate::region::{ExcludeSpec, HalfSpaceSpec, NozzleSpec, RegionSpec};
-use crate::scene::{MaterialSpec, Validator};
+use crate::validate::Validator;
 
 /// `[[continuum]]`: particles sampled in a region, solved by XPBI.
 ///
@@ -293,7 +293,7 @@ impl PlasticitySpec {
         }
     }
 
-    fn from_model(m: &PlasticModel) -> Self {
+    pub(crate) fn from_model(m: &PlasticModel) -> Self {
         match *m {
             PlasticModel::Elastic => Self::Elastic,
             PlasticModel::VonMises(v) => Self::VonMises {
@@ -423,19 +423,6 @@ impl Preset {
             Self::Toothpaste => M::toothpaste(),
             Self::Honey => M::honey(),
         }
-    }
-}
-
-/// Fills the fields a preset provides (density, Young's modulus, Poisson ratio, plasticity)
-/// where the scene gave none.
-pub(crate) fn apply_preset(m: &mut MaterialSpec) {
-    if let Some(p) = m.preset {
-        let x = p.material();
-        m.density.get_or_insert(x.density);
-        m.youngs.get_or_insert(x.youngs_modulus);
-        m.poisson.get_or_insert(x.poisson_ratio);
-        m.plasticity
-            .get_or_insert_with(|| PlasticitySpec::from_model(&x.plasticity));
     }
 }
 

@@ -49,9 +49,9 @@ use xpbd_core::contact::{
     BodyContacts, ContactGeneration, ContactOptions, Friction, PointTriangleContacts,
 };
 
-use crate::build::AnyBlock;
 use crate::error::SceneError;
-use crate::scene::{SceneFile, Validator};
+use crate::validate::Validator;
+use xpbd_core::simulation::BlockHandle;
 
 /// Coulomb friction μ between two bodies that touch by default.
 pub const DEFAULT_BODY_FRICTION: f64 = 0.5;
@@ -104,49 +104,13 @@ pub struct Body {
     pub triangles: Vec<[usize; 3]>,
 }
 
-/// `(field, name, kind is continuum)` of every body in build order (cloth, rope, soft_box,
-/// mesh, continuum; each in list order).
-pub(crate) fn body_names(scene: &SceneFile) -> Vec<(String, String, bool)> {
-    let mut out = Vec::new();
-    let mut add = |list: &str, names: Vec<Option<&String>>, continuum: bool| {
-        for (k, n) in names.into_iter().enumerate() {
-            let field = format!("{list}[{k}]");
-            let name = n.cloned().unwrap_or_else(|| field.clone());
-            out.push((field, name, continuum));
-        }
-    };
-    add(
-        "cloth",
-        scene.cloth.iter().map(|c| c.name.as_ref()).collect(),
-        false,
-    );
-    add(
-        "rope",
-        scene.rope.iter().map(|c| c.name.as_ref()).collect(),
-        false,
-    );
-    add(
-        "soft_box",
-        scene.soft_box.iter().map(|c| c.name.as_ref()).collect(),
-        false,
-    );
-    add(
-        "mesh",
-        scene.mesh.iter().map(|c| c.name.as_ref()).collect(),
-        false,
-    );
-    add(
-        "continuum",
-        scene.continuum.iter().map(|c| c.name.as_ref()).collect(),
-        true,
-    );
-    out
-}
-
 /// Names unique (and no name equal to another body's field), every interaction naming two
 /// different known bodies, each pair listed once, friction finite and ≥ 0.
-pub(crate) fn validate(v: &mut Validator<'_>, scene: &SceneFile) {
-    let bodies = body_names(scene);
+pub(crate) fn validate(
+    v: &mut Validator<'_>,
+    bodies: &[(String, String, bool)],
+    interactions: &[InteractionSpec],
+) {
     for (k, (field, name, _)) in bodies.iter().enumerate() {
         let f = format!("{field}.name");
         v.name(&f, name);
@@ -170,11 +134,11 @@ pub(crate) fn validate(v: &mut Validator<'_>, scene: &SceneFile) {
         );
     }
     let mut seen: Vec<(usize, usize)> = Vec::new();
-    for (k, i) in scene.interaction.iter().enumerate() {
+    for (k, i) in interactions.iter().enumerate() {
         let f = format!("interaction[{k}]");
         let mut ids = [0usize; 2];
         for (s, name) in i.bodies.iter().enumerate() {
-            match resolve(&bodies, name) {
+            match resolve(bodies, name) {
                 Some(b) => ids[s] = b,
                 None => {
                     v.fail(SceneError::UnknownBody {
@@ -216,13 +180,27 @@ fn resolve(bodies: &[(String, String, bool)], name: &str) -> Option<usize> {
         .or_else(|| bodies.iter().position(|(f, _, _)| f == name))
 }
 
+/// The blocks [`add_body_contacts`] added, in the order it added them.
+#[derive(Debug, Default)]
+pub(crate) struct ContactBlocks {
+    /// The body contacts (absent when no pair touches).
+    pub(crate) bodies: Option<BlockHandle<BodyContacts<3>>>,
+    /// The point–triangle blocks, one per (sheet or soft body, other body).
+    pub(crate) triangles: Vec<BlockHandle<PointTriangleContacts>>,
+}
+
 /// For bodies `a < b`: `Some(friction)` when they touch.
-fn pair_friction(scene: &SceneFile, bodies: &[Body], a: usize, b: usize) -> Option<f64> {
+fn pair_friction(
+    interactions: &[InteractionSpec],
+    bodies: &[Body],
+    a: usize,
+    b: usize,
+) -> Option<f64> {
     let names: Vec<(String, String, bool)> = bodies
         .iter()
         .map(|b| (b.field.clone(), b.name.clone(), false))
         .collect();
-    let listed = scene.interaction.iter().find(|i| {
+    let listed = interactions.iter().find(|i| {
         let ids = i.bodies.each_ref().map(|n| resolve(&names, n));
         ids == [Some(a), Some(b)] || ids == [Some(b), Some(a)]
     });
@@ -240,9 +218,10 @@ fn pair_friction(scene: &SceneFile, bodies: &[Body], a: usize, b: usize) -> Opti
 pub(crate) fn add_body_contacts(
     sim: &mut Simulation<3>,
     bodies: &[Body],
-    scene: &SceneFile,
+    interactions: &[InteractionSpec],
+    margin: f64,
     file: &Path,
-) -> Result<Vec<AnyBlock>, SceneError> {
+) -> Result<ContactBlocks, SceneError> {
     let cerr = |field: String| {
         move |source| SceneError::Contact {
             file: file.to_path_buf(),
@@ -253,14 +232,14 @@ pub(crate) fn add_body_contacts(
     // Searched once per step for all its substeps (the margin then covers the step's motion):
     // the search is the main cost of body contact, and a step's motion is far below a grain.
     let options = ContactOptions {
-        margin: scene.contacts.as_ref().map_or(0.0, |c| c.margin),
+        margin,
         generation: ContactGeneration::PerStep,
         ..ContactOptions::default()
     };
     let mut pairs = Vec::new();
     for a in 0..bodies.len() {
         for b in a + 1..bodies.len() {
-            if let Some(mu) = pair_friction(scene, bodies, a, b) {
+            if let Some(mu) = pair_friction(interactions, bodies, a, b) {
                 let friction = Friction::coulomb(mu).map_err(cerr(format!(
                     "interaction between {} and {}",
                     bodies[a].name, bodies[b].name
@@ -269,7 +248,7 @@ pub(crate) fn add_body_contacts(
             }
         }
     }
-    let mut handles = Vec::new();
+    let mut handles = ContactBlocks::default();
     if pairs.is_empty() {
         return Ok(handles);
     }
@@ -302,10 +281,10 @@ pub(crate) fn add_body_contacts(
             source,
         }
     };
-    handles.push(AnyBlock::Bodies(
+    handles.bodies = Some(
         sim.add_constraints(contacts)
             .map_err(berr("body contacts".into()))?,
-    ));
+    );
     for &(a, b, friction) in &pairs {
         for (cloth, other) in [(a, b), (b, a)] {
             let (c, o) = (&bodies[cloth], &bodies[other]);
@@ -327,9 +306,9 @@ pub(crate) fn add_body_contacts(
                     required: d,
                 });
             }
-            handles.push(AnyBlock::Triangles(
-                sim.add_constraints(block).map_err(berr(field))?,
-            ));
+            handles
+                .triangles
+                .push(sim.add_constraints(block).map_err(berr(field))?);
         }
     }
     Ok(handles)

@@ -33,7 +33,7 @@ use xpbd_core::Vector;
 
 use crate::continuum::{ContinuumSpec, validate_region};
 use crate::region::{RegionSpec, v3};
-use crate::scene::Validator;
+use crate::validate::Validator;
 
 /// Most layers one body may have (its material table holds at most
 /// `xpbi_continuum::continuum::MAX_MATERIALS` entries).

@@ -168,6 +168,7 @@ pub mod locate;
 pub mod region;
 pub mod runner;
 pub mod scene;
+mod validate;
 
 pub use build::{BuiltScene, build_scene};
 pub use checkpoint::Checkpoint;

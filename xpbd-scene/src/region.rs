@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
 
-use crate::scene::Validator;
+use crate::validate::Validator;
 
 /// A region cut out of a continuum, e.g. `exclude = [{ box = { min = [..], max = [..] } }]` or
 /// a V notch `exclude = [{ half_spaces = [{ normal = [1, 0, -1], offset = -0.1 },

@@ -13,15 +13,14 @@ use xpbd_core::SolverKind;
 
 use crate::continuum::{ContinuumSpec, PlasticitySpec, Preset};
 use crate::error::SceneError;
+use crate::validate::Validator;
 
 /// The most `time.frames` a scene may ask for, and the reason given.
 pub const MAX_FRAMES: (usize, &str) = (10_000_000, "at most 10^7 frames");
 /// The most `time.steps_per_frame`, `solver.substeps` or `solver.iterations`.
 pub const MAX_PER_STEP_COUNT: (usize, &str) = (100_000, "at most 10^5");
 
-/// The largest coordinate or length (m, and the largest component of any vector) a scene file
-/// accepts: at 10⁸ m f64 still resolves 10⁻⁸ m, and squared lengths stay far from overflow.
-pub const MAX_COORDINATE: f64 = 1e8;
+pub use crate::validate::MAX_COORDINATE;
 
 /// A whole scene file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -164,6 +163,21 @@ pub struct MaterialSpec {
     /// Plasticity of a continuum (absent: elastic).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plasticity: Option<PlasticitySpec>,
+}
+
+impl MaterialSpec {
+    /// Fills the fields a preset provides (density, Young's modulus, Poisson ratio,
+    /// plasticity) where the scene gave none.
+    pub(crate) fn apply_preset(&mut self) {
+        if let Some(p) = self.preset {
+            let x = p.material();
+            self.density.get_or_insert(x.density);
+            self.youngs.get_or_insert(x.youngs_modulus);
+            self.poisson.get_or_insert(x.poisson_ratio);
+            self.plasticity
+                .get_or_insert_with(|| PlasticitySpec::from_model(&x.plasticity));
+        }
+    }
 }
 
 impl MaterialSpec {
@@ -418,6 +432,45 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl SceneFile {
+    /// `(field, name, kind is continuum)` of every body in build order (cloth, rope, soft_box,
+    /// mesh, continuum; each in list order).
+    pub(crate) fn body_names(&self) -> Vec<(String, String, bool)> {
+        let mut out = Vec::new();
+        let mut add = |list: &str, names: Vec<Option<&String>>, continuum: bool| {
+            for (k, n) in names.into_iter().enumerate() {
+                let field = format!("{list}[{k}]");
+                let name = n.cloned().unwrap_or_else(|| field.clone());
+                out.push((field, name, continuum));
+            }
+        };
+        add(
+            "cloth",
+            self.cloth.iter().map(|c| c.name.as_ref()).collect(),
+            false,
+        );
+        add(
+            "rope",
+            self.rope.iter().map(|c| c.name.as_ref()).collect(),
+            false,
+        );
+        add(
+            "soft_box",
+            self.soft_box.iter().map(|c| c.name.as_ref()).collect(),
+            false,
+        );
+        add(
+            "mesh",
+            self.mesh.iter().map(|c| c.name.as_ref()).collect(),
+            false,
+        );
+        add(
+            "continuum",
+            self.continuum.iter().map(|c| c.name.as_ref()).collect(),
+            true,
+        );
+        out
+    }
+
     /// Reads and validates a scene file.
     pub fn load(path: &Path) -> Result<Self, SceneError> {
         let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
@@ -463,14 +516,14 @@ impl SceneFile {
         scene
             .materials
             .values_mut()
-            .for_each(crate::continuum::apply_preset);
+            .for_each(MaterialSpec::apply_preset);
         scene.validate(file).map_err(|e| e.locate(text))?;
         Ok(scene)
     }
 
     /// Range checks of every number, with the field path and the bad value.
     pub fn validate(&self, file: &Path) -> Result<(), SceneError> {
-        let mut v = Validator { file, err: None };
+        let mut v = Validator::new(file);
         v.positive("time.dt", self.time.dt);
         if let Some(m) = self.time.dt_max {
             v.positive("time.dt_max", m);
@@ -513,7 +566,7 @@ impl SceneFile {
             );
         }
         v.count("output.every", self.output.every);
-        crate::interaction::validate(&mut v, self);
+        crate::interaction::validate(&mut v, &self.body_names(), &self.interaction);
         for (name, m) in &self.materials {
             v.name(&format!("materials.{name}"), name);
             let f = |k: &str| format!("materials.{name}.{k}");
@@ -698,103 +751,6 @@ impl SceneFile {
                 "the scene has no body",
             );
         }
-        match v.err {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
-/// Collects the first range error.
-pub(crate) struct Validator<'a> {
-    file: &'a Path,
-    err: Option<SceneError>,
-}
-
-impl Validator<'_> {
-    pub(crate) fn check_text(
-        &mut self,
-        field: &str,
-        value: String,
-        ok: bool,
-        reason: &'static str,
-    ) {
-        if !ok && self.err.is_none() {
-            self.err = Some(SceneError::InvalidValue {
-                file: self.file.to_path_buf(),
-                line: 0,
-                field: field.to_string(),
-                value,
-                reason,
-            });
-        }
-    }
-    pub(crate) fn check(&mut self, field: &str, value: f64, ok: bool, reason: &'static str) {
-        self.check_text(field, value.to_string(), ok, reason);
-    }
-    pub(crate) fn positive(&mut self, field: &str, value: f64) {
-        self.check(
-            field,
-            value,
-            value.is_finite() && value > 0.0,
-            "must be finite and > 0",
-        );
-    }
-    fn count(&mut self, field: &str, value: usize) {
-        self.check(field, value as f64, value >= 1, "must be >= 1");
-    }
-    fn count_at_most(&mut self, field: &str, value: usize, (max, reason): (usize, &'static str)) {
-        self.count(field, value);
-        self.check(field, value as f64, value <= max, reason);
-    }
-    /// A name that is written into file headers (VTK titles, manifests): one line of
-    /// printable text.
-    pub(crate) fn name(&mut self, field: &str, value: &str) {
-        self.check_text(
-            field,
-            format!("{value:?}"),
-            !value.chars().any(char::is_control),
-            "must be one line of text without control characters (it is written into file headers)",
-        );
-    }
-    /// Records `err` unless an earlier error is recorded.
-    pub(crate) fn fail(&mut self, err: SceneError) {
-        if self.err.is_none() {
-            self.err = Some(err);
-        }
-    }
-    /// The scene file.
-    pub(crate) fn file(&self) -> &Path {
-        self.file
-    }
-    pub(crate) fn non_negative(&mut self, field: &str, value: f64) {
-        self.check(
-            field,
-            value,
-            value.is_finite() && value >= 0.0,
-            "must be finite and >= 0",
-        );
-    }
-    /// A position, velocity or other vector: finite, each component within
-    /// [`MAX_COORDINATE`] (beyond, squares overflow and f64 cannot resolve a particle).
-    pub(crate) fn finite3(&mut self, field: &str, value: [f64; 3]) {
-        let ok = value
-            .iter()
-            .all(|c| c.is_finite() && c.abs() <= MAX_COORDINATE);
-        self.check_text(
-            field,
-            format!("{value:?}"),
-            ok,
-            "every component must be finite with magnitude <= 1e8",
-        );
-    }
-    /// A length (m): finite, > 0 and at most [`MAX_COORDINATE`].
-    pub(crate) fn length(&mut self, field: &str, value: f64) {
-        self.check(
-            field,
-            value,
-            value.is_finite() && value > 0.0 && value <= MAX_COORDINATE,
-            "must be a length in (0, 1e8] m",
-        );
+        v.finish()
     }
 }

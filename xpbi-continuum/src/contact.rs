@@ -14,11 +14,14 @@
 use nalgebra::SVector;
 use rayon::prelude::*;
 
-use crate::scene::DEFAULT_CORRECTION_RADIUS;
 use xpbd_core::Particles;
 use xpbd_core::constraint::{ConstraintKind, SubstepContext};
 use xpbd_core::schedule::Schedule;
 use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGrid};
+
+/// Default position-correction radius over Δx (see
+/// [`crate::scene::SceneOptions::correction_radius`]): pairs are kept ≥ 0.75 r = 0.825Δx apart.
+pub const DEFAULT_CORRECTION_RADIUS: f64 = 1.1;
 
 /// XPBI position correction between member particles (see the module docs).
 #[derive(Debug, Clone)]

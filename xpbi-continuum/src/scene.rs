@@ -16,8 +16,7 @@ use crate::continuum::{SweepOrder, XpbiContinuum, XpbiSettings};
 use crate::error::XpbiError;
 use crate::material::Material;
 
-/// Default position-correction radius over Δx (see [`SceneOptions::correction_radius`]).
-pub const DEFAULT_CORRECTION_RADIUS: f64 = 1.1;
+pub use crate::contact::DEFAULT_CORRECTION_RADIUS;
 
 /// How to assemble and step a scene.
 #[derive(Debug, Clone, Copy, PartialEq)]
