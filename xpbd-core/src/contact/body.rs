@@ -329,18 +329,7 @@ impl<const D: usize> ConstraintKind<D> for BodyContacts<D> {
     /// `C = |x_p − x_q| − (r_p + r_q)`, `∇_p C = n`, `∇_q C = −n`.
     #[inline]
     fn evaluate(&self, c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64 {
-        let d = xs[0] - xs[1];
-        let len = d.norm();
-        let n = if len > 0.0 {
-            d / len
-        } else {
-            let mut up = Vector::<D>::zeros();
-            up[D - 1] = 1.0;
-            up
-        };
-        grad[0] = n;
-        grad[1] = -n;
-        len - self.rest[c]
+        super::pair_separation(xs, grad) - self.rest[c]
     }
 
     #[inline]

@@ -119,6 +119,28 @@ pub(crate) fn speed_deviations<const D: usize>(
     (dev, mean_dev)
 }
 
+/// `|x_p − x_q|` of a particle pair `xs = [x_p, x_q]`, with `grad = [n, −n]`,
+/// `n = (x_p − x_q)/|x_p − x_q|` (straight up, the last axis, for coincident particles): the
+/// separation and gradient of every pair contact, `C = |x_p − x_q| − d`.
+#[inline(always)]
+pub(crate) fn pair_separation<const D: usize>(
+    xs: &[crate::Vector<D>],
+    grad: &mut [crate::Vector<D>],
+) -> f64 {
+    let d = xs[0] - xs[1];
+    let len = d.norm();
+    let n = if len > 0.0 {
+        d / len
+    } else {
+        let mut up = crate::Vector::<D>::zeros();
+        up[D - 1] = 1.0;
+        up
+    };
+    grad[0] = n;
+    grad[1] = -n;
+    len
+}
+
 /// Whether the search around `p` is responsible for the pair (p, q): the particle with the
 /// larger speed deviation, ties to the lower index.
 #[inline]

@@ -213,18 +213,7 @@ impl<const D: usize> ConstraintKind<D> for ParticleContacts<D> {
     /// `C = |x_p − x_q| − d`, `∇_p C = n = (x_p − x_q)/|x_p − x_q|`, `∇_q C = −n`.
     #[inline]
     fn evaluate(&self, _c: usize, xs: &[Vector<D>], grad: &mut [Vector<D>]) -> f64 {
-        let d = xs[0] - xs[1];
-        let len = d.norm();
-        let n = if len > 0.0 {
-            d / len
-        } else {
-            let mut up = Vector::<D>::zeros();
-            up[D - 1] = 1.0;
-            up
-        };
-        grad[0] = n;
-        grad[1] = -n;
-        len - self.distance
+        super::pair_separation(xs, grad) - self.distance
     }
 
     #[inline]
