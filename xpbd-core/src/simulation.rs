@@ -207,6 +207,11 @@ pub struct StepReport {
     /// block order: the step's own timing breakdown of its searches (empty after a fused
     /// step, whose blocks have no setup). A measurement: it differs from run to run.
     pub setup_seconds: Vec<f64>,
+    /// Wall time (s) of each block's projections (every iteration of every substep) and
+    /// end-of-substep work (`ConstraintKind::end_substep`: friction and restitution of
+    /// contacts, the XPBI commit), in block order; with [`StepReport::setup_seconds`] the
+    /// step's own breakdown of where its time goes by block (empty after a fused step).
+    pub solve_seconds: Vec<f64>,
 }
 
 /// A typed handle to a constraint block added to a [`Simulation`].
@@ -576,6 +581,7 @@ impl<const D: usize> Simulation<D> {
         self.report.residuals.clear();
         self.report.substep_residuals.clear();
         self.report.setup_seconds.clear();
+        self.report.solve_seconds.clear();
         // With multiplier warm starting λ is carried from step to step: part of the state
         // that a failed step restores.
         let warm = self.settings.multiplier_warm_start.is_some();
@@ -600,6 +606,7 @@ impl<const D: usize> Simulation<D> {
         }
         let mut predicted = false;
         self.report.setup_seconds.resize(self.blocks.len(), 0.0);
+        self.report.solve_seconds.resize(self.blocks.len(), 0.0);
         for s in 0..n_sub {
             let ctx = SubstepContext {
                 h,
@@ -652,8 +659,10 @@ impl<const D: usize> Simulation<D> {
             if !velocities_ok && predicted {
                 return Err(SubstepsFailed::Chained);
             }
-            for b in &mut self.blocks {
+            for (b, t) in self.blocks.iter_mut().zip(&mut self.report.solve_seconds) {
+                let start = std::time::Instant::now();
                 b.end_substep(&mut self.particles, &ctx);
+                *t += start.elapsed().as_secs_f64();
             }
             // End-of-substep hooks (XPBI, contacts) may change x and v: check again then.
             if !velocities_ok || self.blocks_dynamic {
@@ -723,15 +732,25 @@ impl<const D: usize> Simulation<D> {
         let p = &mut self.particles;
         let iterations = self.settings.iterations;
         let active = |b: &dyn ConstraintSet<D>| b.projects_in_iteration(iteration, iterations);
+        let times = &mut self.report.solve_seconds;
+        times.resize(self.blocks.len(), 0.0);
         match self.settings.solver {
             SolverKind::GaussSeidel => {
-                for b in self.blocks.iter_mut().filter(|b| active(b.as_ref())) {
-                    b.solve_gauss_seidel(&mut p.x, &p.x_prev, &p.inv_mass, ctx);
+                for (b, t) in self.blocks.iter_mut().zip(times.iter_mut()) {
+                    if active(b.as_ref()) {
+                        let start = std::time::Instant::now();
+                        b.solve_gauss_seidel(&mut p.x, &p.x_prev, &p.inv_mass, ctx);
+                        *t += start.elapsed().as_secs_f64();
+                    }
                 }
             }
             SolverKind::Coloured => {
-                for b in self.blocks.iter_mut().filter(|b| active(b.as_ref())) {
-                    b.solve_coloured(&mut p.x, &p.x_prev, &p.inv_mass, ctx, parallel);
+                for (b, t) in self.blocks.iter_mut().zip(times.iter_mut()) {
+                    if active(b.as_ref()) {
+                        let start = std::time::Instant::now();
+                        b.solve_coloured(&mut p.x, &p.x_prev, &p.inv_mass, ctx, parallel);
+                        *t += start.elapsed().as_secs_f64();
+                    }
                 }
             }
             SolverKind::Jacobi { omega, averaged } => {
@@ -746,8 +765,12 @@ impl<const D: usize> Simulation<D> {
                     omega,
                     counts: averaged.then_some(&self.jacobi_count[..]),
                 };
-                for b in self.blocks.iter_mut().filter(|b| active(b.as_ref())) {
-                    b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, relax, parallel);
+                for (b, t) in self.blocks.iter_mut().zip(times.iter_mut()) {
+                    if active(b.as_ref()) {
+                        let start = std::time::Instant::now();
+                        b.jacobi_compute(&p.x, &p.x_prev, &p.inv_mass, ctx, relax, parallel);
+                        *t += start.elapsed().as_secs_f64();
+                    }
                 }
                 self.jacobi_dx
                     .iter_mut()

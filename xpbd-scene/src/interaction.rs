@@ -13,12 +13,16 @@
 //! them: scenes written before bodies could touch place such bodies through each other, and
 //! keep their meaning.
 //!
-//! Touching is [`xpbd_core::contact::BodyContacts`] between the bodies' particles (each body's
-//! own particles never touch through it: a continuum's kernel estimate and a cloth's mesh see
-//! only their own body, so separate bodies do not stick), plus, for every cloth (a `[[cloth]]`
-//! or a `[[mesh]]` of kind cloth) and soft body (its boundary faces),
-//! [`xpbd_core::contact::PointTriangleContacts`] between the other body's particles and its
-//! triangles, so grains smaller than the mesh spacing cannot slip between its particles. Contact radii: a continuum particle's is ½Δx
+//! Touching is, for a pair in which a body has triangles (a `[[cloth]]`, a `[[mesh]]` of kind
+//! cloth, a soft body's boundary faces), [`xpbd_core::contact::PointTriangleContacts`] between
+//! the other body's particles and those triangles, so grains smaller than the mesh spacing
+//! cannot slip between its particles; the closest point of a triangle may be one of its
+//! vertices, so this also keeps the other body's particles off the mesh's own particles, and
+//! a particle–particle contact for that pair would only repeat it. Any other pair (two
+//! continua, a continuum and a rope) touches through [`xpbd_core::contact::BodyContacts`]
+//! between the bodies' particles. Each body's own particles never touch through either: a
+//! continuum's kernel estimate and a cloth's mesh see only their own body, so separate bodies
+//! do not stick. Contact radii: a continuum particle's is ½Δx
 //! (as against colliders); an XPBD particle's is `[contacts] radius` when the scene has one,
 //! else a rope's `radius`, else half the body's mean edge length. A point is kept
 //! `r_point + r_cloth` from a cloth triangle. All contacts are in the same iterations as the
@@ -85,6 +89,18 @@ pub enum BodyKind {
     Solid,
     /// A `[[continuum]]`.
     Continuum,
+}
+
+impl BodyKind {
+    /// `cloth`, `rope`, `solid` or `continuum`.
+    pub fn label(self) -> &'static str {
+        match self {
+            BodyKind::Cloth => "cloth",
+            BodyKind::Rope => "rope",
+            BodyKind::Solid => "solid",
+            BodyKind::Continuum => "continuum",
+        }
+    }
 }
 
 /// A built body: its name, field, kind and particles.
@@ -249,31 +265,10 @@ pub(crate) fn add_body_contacts(
         }
     }
     let mut handles = ContactBlocks::default();
-    if pairs.is_empty() {
-        return Ok(handles);
-    }
-    let mut contacts = BodyContacts::<3>::new(options).map_err(cerr("contacts".into()))?;
-    for body in bodies {
-        contacts
-            .add_body(body.particles.clone(), body.radius)
-            .map_err(cerr(body.field.clone()))?;
-    }
-    for &(a, b, friction) in &pairs {
-        contacts
-            .interact(a, b, friction)
-            .map_err(cerr(format!("{} and {}", bodies[a].field, bodies[b].field)))?;
-    }
-    if let Some(o) = contacts.first_overlap(&sim.particles().x) {
-        return Err(SceneError::Overlap {
-            file: file.to_path_buf(),
-            field: bodies[o.body].field.clone(),
-            other: bodies[o.other_body].field.clone(),
-            particle: o.particle - bodies[o.body].particles.start,
-            other_particle: o.other_particle - bodies[o.other_body].particles.start,
-            distance: o.distance,
-            required: o.required,
-        });
-    }
+    let meshed = |k: usize| !bodies[k].triangles.is_empty();
+    let (sheet_pairs, particle_pairs): (Vec<_>, Vec<_>) = pairs
+        .into_iter()
+        .partition(|&(a, b, _)| meshed(a) || meshed(b));
     let berr = |field: String| {
         move |source| SceneError::Build {
             file: file.to_path_buf(),
@@ -281,11 +276,16 @@ pub(crate) fn add_body_contacts(
             source,
         }
     };
-    handles.bodies = Some(
-        sim.add_constraints(contacts)
-            .map_err(berr("body contacts".into()))?,
-    );
-    for &(a, b, friction) in &pairs {
+    if !particle_pairs.is_empty() {
+        handles.bodies = Some(add_particle_pairs(
+            sim,
+            bodies,
+            &particle_pairs,
+            options,
+            file,
+        )?);
+    }
+    for &(a, b, friction) in &sheet_pairs {
         for (cloth, other) in [(a, b), (b, a)] {
             let (c, o) = (&bodies[cloth], &bodies[other]);
             if c.triangles.is_empty() {
@@ -312,6 +312,52 @@ pub(crate) fn add_body_contacts(
         }
     }
     Ok(handles)
+}
+
+/// The particle–particle contacts of `pairs` (bodies without triangles), after checking that
+/// no two of their particles start closer than their contact distance.
+fn add_particle_pairs(
+    sim: &mut Simulation<3>,
+    bodies: &[Body],
+    pairs: &[(usize, usize, Friction)],
+    options: ContactOptions,
+    file: &Path,
+) -> Result<BlockHandle<BodyContacts<3>>, SceneError> {
+    let cerr = |field: String| {
+        move |source| SceneError::Contact {
+            file: file.to_path_buf(),
+            field: field.clone(),
+            source,
+        }
+    };
+    let mut contacts = BodyContacts::<3>::new(options).map_err(cerr("contacts".into()))?;
+    for body in bodies {
+        contacts
+            .add_body(body.particles.clone(), body.radius)
+            .map_err(cerr(body.field.clone()))?;
+    }
+    for &(a, b, friction) in pairs {
+        contacts
+            .interact(a, b, friction)
+            .map_err(cerr(format!("{} and {}", bodies[a].field, bodies[b].field)))?;
+    }
+    if let Some(o) = contacts.first_overlap(&sim.particles().x) {
+        return Err(SceneError::Overlap {
+            file: file.to_path_buf(),
+            field: bodies[o.body].field.clone(),
+            other: bodies[o.other_body].field.clone(),
+            particle: o.particle - bodies[o.body].particles.start,
+            other_particle: o.other_particle - bodies[o.other_body].particles.start,
+            distance: o.distance,
+            required: o.required,
+        });
+    }
+    sim.add_constraints(contacts)
+        .map_err(|source| SceneError::Build {
+            file: file.to_path_buf(),
+            field: "body contacts".into(),
+            source,
+        })
 }
 
 /// Half the mean length of the edges of `triangles` (each edge once per triangle) in `x`.

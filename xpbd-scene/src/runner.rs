@@ -43,7 +43,7 @@ pub struct WrittenFrame {
 }
 
 /// `DIR/run.json`: the record of the run that wrote DIR's frames.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunManifest {
     /// Always [`MANIFEST_FORMAT`].
     pub format: String,
@@ -62,6 +62,43 @@ pub struct RunManifest {
     pub written: Vec<WrittenFrame>,
     /// Checkpoints written (frame and file name), in frame order.
     pub checkpoints: Vec<WrittenFrame>,
+    /// The scene's bodies, in particle order (empty in manifests written before bodies were
+    /// recorded): what a viewer colours by body.
+    #[serde(default)]
+    pub bodies: Vec<ManifestBody>,
+}
+
+/// A body as the manifest records it: its name, kind and particles.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManifestBody {
+    /// Its name (`name` in the scene file, else its field, `cloth[0]`).
+    pub name: String,
+    /// `cloth`, `rope`, `solid` or `continuum`.
+    pub kind: String,
+    /// Its first particle in the frame files.
+    pub first: usize,
+    /// Its number of particles.
+    pub count: usize,
+    /// Its particles' contact radius against other bodies (m): what a viewer draws a free
+    /// particle's sphere with.
+    pub radius: f64,
+}
+
+impl ManifestBody {
+    /// The manifest's record of each of `scene`'s bodies.
+    pub fn of(scene: &BuiltScene) -> Vec<Self> {
+        scene
+            .bodies
+            .iter()
+            .map(|b| ManifestBody {
+                name: b.name.clone(),
+                kind: b.kind.label().into(),
+                first: b.particles.start,
+                count: b.particles.len(),
+                radius: b.radius,
+            })
+            .collect()
+    }
 }
 
 impl RunManifest {
@@ -197,7 +234,7 @@ pub struct RunSource<'a> {
 }
 
 /// What [`run_with`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunOutcome {
     /// The manifest as last written.
     pub manifest: RunManifest,
@@ -237,6 +274,7 @@ pub fn run_with(
         completed: start,
         written: Vec::new(),
         checkpoints: Vec::new(),
+        bodies: ManifestBody::of(scene),
     };
     if start > 0
         && let Ok(old) = RunManifest::load(dir)

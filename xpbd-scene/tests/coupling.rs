@@ -277,22 +277,35 @@ fn bits(s: &BuiltScene) -> Vec<u64> {
         .collect()
 }
 
-/// Coupled runs give the same bits on 1, 2 and 8 threads.
+/// Coupled runs give the same bits on 1, 2 and 8 threads: sand in the hammock (point–triangle
+/// contact against the sheet) and the two balls colliding (particle–particle body contact).
 #[test]
 fn coupled_runs_are_bit_identical_for_any_thread_count() {
     // The ball starts 1 cm above the sheet: in touch within the 5 frames.
-    let text = |threads| hammock(true, 5, threads).replace("0.0, 0.62]", "0.0, 0.54]");
-    let run = |threads: usize| {
-        let mut s = build(&text(threads)).unwrap();
-        assert!(s.sim.blocks().iter().any(|b| b.name() == "body contact"));
-        for _ in 0..5 {
+    let sheet = |threads| hammock(true, 5, threads).replace("0.0, 0.62]", "0.0, 0.54]");
+    // The balls 1 cm apart at the start: in touch within the 8 frames.
+    let balls = |threads: usize| {
+        TWO_BALLS
+            .replace("frames = 40", "frames = 8")
+            .replace("threads = 0", &format!("threads = {threads}"))
+            .replace("[-0.06, 0.0, 0.0]", "[-0.03, 0.0, 0.0]")
+    };
+    let run = |text: String, block: &str| {
+        let mut s = build(&text).unwrap();
+        assert!(s.sim.blocks().iter().any(|b| b.name() == block), "{block}");
+        for _ in 0..s.scene.time.frames {
             s.advance_frame().unwrap();
         }
         bits(&s)
     };
-    let one = run(1);
-    assert_eq!(one, run(2), "2 threads");
-    assert_eq!(one, run(8), "8 threads");
+    for (scene, block) in [
+        (&sheet as &dyn Fn(usize) -> String, "point-triangle contact"),
+        (&balls, "body contact"),
+    ] {
+        let one = run(scene(1), block);
+        assert_eq!(one, run(scene(2), block), "{block}: 2 threads");
+        assert_eq!(one, run(scene(8), block), "{block}: 8 threads");
+    }
 }
 
 /// A checkpoint of a coupled run restores bit for bit.

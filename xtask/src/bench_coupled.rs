@@ -25,14 +25,37 @@ pub struct CoupledBenchLine {
     /// Share of the coupled step spent searching body contacts (the step's own breakdown:
     /// `StepReport::setup_seconds` of the body-contact and point–triangle blocks).
     pub contact_search_share: f64,
+    /// Share of the coupled step spent in body contact: its search, projections and
+    /// end-of-substep friction (`StepReport::setup_seconds` + `solve_seconds` of those blocks).
+    pub coupling_share: f64,
+    /// Body contact's time over the rest of the coupled step (same run, same state): what
+    /// coupling adds to the step of the scene without it, `share / (1 − share)`.
+    pub coupling_cost: f64,
+    /// The coupled step's own breakdown by block: µs per step of setup and of solve.
+    pub blocks: Vec<BlockTime>,
+    /// The same breakdown with colliders only: the two runs reach different states (without
+    /// contact the sand falls through the sheet onto the ground), so their blocks differ too.
+    pub colliders_only_blocks: Vec<BlockTime>,
     /// Lowest sand particle above the lowest cloth particle at the end (m; coupled run).
     pub sand_above_cloth: f64,
+}
+
+/// One block's time in the coupled step.
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockTime {
+    pub block: &'static str,
+    /// µs per step in its substep setup (searches, frozen data).
+    pub setup_us: f64,
+    /// µs per step in its projections and end-of-substep work.
+    pub solve_us: f64,
 }
 
 struct Run {
     us_per_step: f64,
     steps: usize,
     search_share: f64,
+    coupling_share: f64,
+    blocks: Vec<BlockTime>,
     particles: usize,
     sand_above_cloth: f64,
 }
@@ -46,15 +69,27 @@ fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result
     }
     let mut s = build_scene(scene, path)?;
     let steps = frames * s.scene.time.steps_per_frame;
-    let (mut wall, mut search) = (0.0, 0.0);
+    let (mut wall, mut search, mut coupling) = (0.0, 0.0, 0.0);
+    let mut blocks: Vec<BlockTime> = (s.sim.blocks().iter())
+        .map(|b| BlockTime {
+            block: b.name(),
+            setup_us: 0.0,
+            solve_us: 0.0,
+        })
+        .collect();
     for _ in 0..steps {
         let start = Instant::now();
         s.step().with_context(|| format!("{}", path.display()))?;
         wall += start.elapsed().as_secs_f64();
         let report = s.sim.last_report();
-        for (b, t) in s.sim.blocks().iter().zip(&report.setup_seconds) {
+        for (k, b) in s.sim.blocks().iter().enumerate() {
+            let setup = report.setup_seconds.get(k).copied().unwrap_or(0.0);
+            let solve = report.solve_seconds.get(k).copied().unwrap_or(0.0);
+            blocks[k].setup_us += 1e6 * setup / steps as f64;
+            blocks[k].solve_us += 1e6 * solve / steps as f64;
             if matches!(b.name(), "body contact" | "point-triangle contact") {
-                search += t;
+                search += setup;
+                coupling += setup + solve;
             }
         }
     }
@@ -66,6 +101,8 @@ fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result
         us_per_step: 1e6 * wall / steps as f64,
         steps,
         search_share: search / wall,
+        coupling_share: coupling / wall,
+        blocks,
         particles: x.len(),
         sand_above_cloth: lowest(sand) - lowest(cloth),
     })
@@ -87,6 +124,10 @@ pub fn bench_coupled(frames: usize, threads: usize) -> Result<CoupledBenchLine> 
         colliders_only_us_per_step: alone.us_per_step,
         ratio: coupled.us_per_step / alone.us_per_step,
         contact_search_share: coupled.search_share,
+        coupling_share: coupled.coupling_share,
+        coupling_cost: coupled.coupling_share / (1.0 - coupled.coupling_share),
+        blocks: coupled.blocks,
+        colliders_only_blocks: alone.blocks,
         sand_above_cloth: coupled.sand_above_cloth,
     })
 }

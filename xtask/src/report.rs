@@ -14,8 +14,10 @@ use serde::{Deserialize, Serialize};
 use xtask::study::{Analysis, Kind, Series, StudyOutput, Tier, study_beam};
 
 mod collapse_study;
+mod gallery;
 mod repose_table;
 use collapse_study::{CollapseStudy, collapse_study, write_collapse_section};
+use gallery::{GalleryScene, gallery, write_gallery_section};
 use repose_table::write_repose_table;
 
 use crate::bench::{ClothBenchLine, bench_cloth};
@@ -27,7 +29,7 @@ use crate::scenes::{
 };
 
 /// Report sections (`--only`).
-pub const SECTIONS: [&str; 9] = [
+pub const SECTIONS: [&str; 10] = [
     "convergence",
     "chain",
     "incline",
@@ -36,6 +38,7 @@ pub const SECTIONS: [&str; 9] = [
     "uniformity",
     "snow",
     "collapse",
+    "gallery",
     "bench",
 ];
 
@@ -56,7 +59,7 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 0)]
     jobs: usize,
     /// Run one section only: convergence | chain | incline | sand | repose | uniformity | snow |
-    /// collapse | bench.
+    /// collapse | gallery | bench.
     #[arg(long)]
     only: Option<String>,
     /// Output directory.
@@ -144,6 +147,9 @@ pub struct Summary {
     /// Column collapse: deposit against Δt, iterations and resolution, and its cost.
     #[serde(default)]
     pub collapse: Option<CollapseStudy>,
+    /// The gallery of coupled scenes, rendered.
+    #[serde(default)]
+    pub gallery: Vec<GalleryScene>,
     /// Cloth benchmark lines.
     pub bench: Vec<ClothBenchLine>,
     /// Sections skipped, with the reason.
@@ -185,6 +191,7 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
         uniformity: vec![],
         snow: None,
         collapse: None,
+        gallery: vec![],
         bench: vec![],
         skipped: vec![],
         key_figures: BTreeMap::new(),
@@ -252,6 +259,16 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
                 "cargo xtask report --only collapse".into(),
             ));
             s.collapse = Some(study);
+        }
+    }
+    if want("gallery") {
+        if std::path::Path::new(crate::viewer::CHROMIUM).exists() {
+            s.gallery = gallery(&a.out, a.quick)?;
+        } else {
+            s.skipped.push(format!(
+                "gallery (coupled scenes rendered by the viewer): {} not found (apt-get install chromium)",
+                crate::viewer::CHROMIUM
+            ));
         }
     }
     if want("bench") {
@@ -956,6 +973,7 @@ fn markdown(s: &Summary) -> String {
         }
     }
     let _ = writeln!(m, "\n## Figures\n");
+    write_gallery_section(&mut m, &s.gallery, s.tier == Tier::Quick);
     for (f, cap, cmd) in &s.figures {
         let _ = writeln!(m, "![{cap}]({f})\n\n*{cap}* Produced by `{cmd}`.\n");
     }
@@ -988,7 +1006,7 @@ fn html(md: &str) -> String {
         out
     };
     let mut h = String::from(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>XPBD/XPBI report</title><style>body{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px;font-size:90%}img{max-width:100%;border:1px solid #eee}code{background:#f4f4f4}</style></head><body>\n",
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>XPBD/XPBI report</title><style>body{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px;font-size:90%}img{max-width:100%;border:1px solid #eee}.row{display:flex;gap:4px}.row img{flex:1;min-width:0}code{background:#f4f4f4}</style></head><body>\n",
     );
     let mut in_table = false;
     let mut in_list = false;
@@ -1028,14 +1046,26 @@ fn html(md: &str) -> String {
                 in_list = true;
             }
             let _ = writeln!(h, "<li>{}</li>", inline(t));
-        } else if let Some(rest) = line.strip_prefix("![") {
-            if let Some((cap, file)) = rest.split_once("](") {
-                let _ = writeln!(
-                    h,
-                    "<figure><img src=\"{}\" alt=\"{}\"></figure>",
-                    esc(file.trim_end_matches(')')),
+        } else if line.starts_with("![") {
+            // One image per line as a figure; several on one line (`![a](x) ![b](y)`) as a row.
+            let images: Vec<(&str, &str)> = line
+                .split("![")
+                .filter_map(|part| part.split_once("]("))
+                .map(|(cap, file)| (cap, file.trim().trim_end_matches(')')))
+                .collect();
+            let img = |(cap, file): (&str, &str)| {
+                format!(
+                    "<img src=\"{}\" alt=\"{}\" title=\"{}\">",
+                    esc(file),
+                    esc(cap),
                     esc(cap)
-                );
+                )
+            };
+            if images.len() == 1 {
+                let _ = writeln!(h, "<figure>{}</figure>", img(images[0]));
+            } else {
+                let row: String = images.into_iter().map(img).collect();
+                let _ = writeln!(h, "<div class=\"row\">{row}</div>");
             }
         } else if !line.trim().is_empty() {
             let _ = writeln!(h, "<p>{}</p>", inline(line.trim_matches('*')));

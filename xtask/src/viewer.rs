@@ -1,13 +1,13 @@
 //! `cargo xtask view DIR`: writes DIR/index.html, a self-contained three.js player of the
 //! frames DIR/run.json lists (frame_NNNNN.vtk, else .ply; stale frames of an earlier run in
-//! the same folder are not listed, so not shown), and optionally screenshots it in headless
-//! Chromium and checks that something was drawn.
+//! the same folder are not listed, so not shown), coloured by body or by a per-particle field,
+//! and optionally screenshots it in headless Chromium and checks that something was drawn.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use xpbd_scene::export::{Topology, read_vtk};
+use xpbd_scene::export::{Topology, read_vtk, read_vtk_data};
 use xpbd_scene::import::{ImportedMesh, read_ply};
 use xpbd_scene::runner::RunManifest;
 
@@ -17,13 +17,29 @@ pub const CHROMIUM: &str = "/usr/bin/chromium";
 /// The committed esbuild bundle of xtask/viewer/viewer.js + three.js (see its README).
 const BUNDLE: &str = include_str!("../viewer/viewer.bundle.js");
 
-/// `cargo xtask view DIR [--screenshot PNG]`.
+/// Colours of the XPBD bodies (cloth, rope, soft body), in body order: blue, green, purple,
+/// orange. Saturated, so a screenshot can tell them from the greys of the background and grid.
+pub const STRUCTURE_COLOURS: [u32; 4] = [0x3070c0, 0x3a9a50, 0x7a50c0, 0xe07020];
+
+/// Colours of the continua, in body order: sand, ice blue, clay red, olive.
+pub const CONTINUUM_COLOURS: [u32; 4] = [0xd09a3a, 0x68a8e0, 0xb0503a, 0x8a9a30];
+
+/// `cargo xtask view DIR [--color-by body|FIELD] [--frame K] [--screenshot PNG]`.
 #[derive(Args, Debug)]
 pub struct ViewArgs {
     /// Folder written by `cargo xtask run`.
     pub dir: PathBuf,
+    /// What the particles' colour shows: `body` (one colour per body, with a legend), or a
+    /// VTK point field of the frames: `det_F`, `hardening`, `volume_correction`, `lambda`,
+    /// `speed` (|velocity|, m/s), `material_id`.
+    #[arg(long, default_value = "body")]
+    pub color_by: String,
+    /// The output shown in the screenshot (0-based; default: the last).
+    #[arg(long)]
+    pub frame: Option<usize>,
     /// Render the page in headless Chromium (/usr/bin/chromium) to this PNG and fail unless
-    /// at least 0.1 % of its pixels have the body's (blue) colour.
+    /// at least 0.1 % of its pixels show a body (a saturated colour, not the greys of the
+    /// background and grid).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
 }
@@ -37,13 +53,50 @@ fn load_frame(path: &Path) -> Result<ImportedMesh> {
     })
 }
 
+/// The per-particle values of `field` in the VTK frame `path` (`speed`: |velocity|).
+fn load_field(path: &Path, field: &str, n: usize) -> Result<Vec<f64>> {
+    if path.extension().and_then(|e| e.to_str()) != Some("vtk") {
+        bail!("{}: colouring by {field} needs VTK frames", path.display());
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let data = read_vtk_data(&bytes, &path.display().to_string())?;
+    let values = if field == "speed" {
+        let v = data
+            .point
+            .get("velocity")
+            .context("no velocity in the frame")?;
+        v.chunks_exact(3)
+            .map(|c| (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt())
+            .collect()
+    } else {
+        let known: Vec<&str> = data.point.keys().map(String::as_str).collect();
+        data.point
+            .get(field)
+            .with_context(|| {
+                format!(
+                    "{}: no point field {field:?} (the frame has: speed, {})",
+                    path.display(),
+                    known.join(", ")
+                )
+            })?
+            .clone()
+    };
+    if values.len() != n {
+        bail!(
+            "{}: {field} has {} values for {n} points",
+            path.display(),
+            values.len()
+        );
+    }
+    Ok(values)
+}
+
 /// The frames DIR's run manifest (DIR/run.json, written by `cargo xtask run`) lists, as
 /// (simulation frame, path), VTK if the run wrote VTK, else PLY. Frame files that the
 /// manifest does not list (left by an earlier run) are not returned; a folder without a
 /// manifest is refused.
 pub fn frame_files(dir: &Path) -> Result<Vec<(usize, PathBuf)>> {
-    let manifest = RunManifest::load(dir)
-        .context("the viewer plays the frames listed in run.json (written by `cargo xtask run`)")?;
+    let manifest = load_manifest(dir)?;
     let mut frames = Vec::new();
     for ext in ["vtk", "ply"] {
         frames = manifest.frame_files(dir, ext);
@@ -57,27 +110,84 @@ pub fn frame_files(dir: &Path) -> Result<Vec<(usize, PathBuf)>> {
     Ok(frames)
 }
 
-/// Writes DIR/index.html, playing the frames of [`frame_files`]; returns its path.
-pub fn write_page(dir: &Path) -> Result<PathBuf> {
+fn load_manifest(dir: &Path) -> Result<RunManifest> {
+    RunManifest::load(dir)
+        .context("the viewer plays the frames listed in run.json (written by `cargo xtask run`)")
+}
+
+fn hex(c: u32) -> String {
+    format!("#{c:06x}")
+}
+
+/// The `q`-quantile of `v` (sorted copy; `q` in [0, 1]).
+fn quantile(v: &[f64], q: f64) -> f64 {
+    let mut s: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+    if s.is_empty() {
+        return 0.0;
+    }
+    s.sort_by(f64::total_cmp);
+    s[((s.len() - 1) as f64 * q).round() as usize]
+}
+
+/// Writes DIR/index.html, playing the frames of [`frame_files`] coloured by `color_by`
+/// (`body` or a point field, see [`ViewArgs::color_by`]); returns its path.
+pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
+    let manifest = load_manifest(dir)?;
     let frames = frame_files(dir)?;
     let first = &frames[0].1;
     let mesh = load_frame(first)?;
+    let n = mesh.vertices.len();
     let topo = Topology {
         triangles: mesh.triangles.clone(),
         tets: mesh.tets.clone(),
         ..Topology::default()
     };
-    let triangles: Vec<usize> = topo.surface_triangles().into_iter().flatten().collect();
+    let surface = topo.surface_triangles();
+    let triangles: Vec<usize> = surface.iter().flatten().copied().collect();
     let segments: Vec<usize> = mesh.segments.iter().flatten().copied().collect();
+    // Sphere radius and colour per particle, from the manifest's bodies (XPBD bodies and
+    // continua in two palettes); particles of no listed body get a radius from the extent of
+    // the first frame and the first colour.
+    let (lo, hi) = mesh.vertices.iter().fold(
+        (
+            xpbd_core::Vector::<3>::repeat(f64::INFINITY),
+            xpbd_core::Vector::<3>::repeat(f64::NEG_INFINITY),
+        ),
+        |(lo, hi), v| (lo.inf(v), hi.sup(v)),
+    );
+    let fallback = 0.004 * (hi - lo).norm().max(1e-6);
+    let mut radius = vec![fallback as f32; n];
+    let mut body_colour = vec![STRUCTURE_COLOURS[0]; n];
+    let mut legend = Vec::new();
+    let (mut structures, mut continua) = (0, 0);
+    for b in &manifest.bodies {
+        let colour = if b.kind == "continuum" {
+            continua += 1;
+            CONTINUUM_COLOURS[(continua - 1) % CONTINUUM_COLOURS.len()]
+        } else {
+            structures += 1;
+            STRUCTURE_COLOURS[(structures - 1) % STRUCTURE_COLOURS.len()]
+        };
+        for i in b.first..(b.first + b.count).min(n) {
+            radius[i] = b.radius as f32;
+            body_colour[i] = colour;
+        }
+        legend.push(serde_json::json!({ "name": b.name, "color": hex(colour) }));
+    }
+    let mut in_surface = vec![false; n];
+    surface.iter().flatten().for_each(|&i| in_surface[i] = true);
+    let free: Vec<usize> = (0..n).filter(|&i| !in_surface[i]).collect();
+    let by_field = color_by != "body";
     let mut json_frames = Vec::new();
+    let mut all_values = Vec::new();
     for (index, path) in &frames {
         let m = load_frame(path)?;
-        if m.vertices.len() != mesh.vertices.len() {
+        if m.vertices.len() != n {
             bail!(
                 "{}: {} points, the first frame has {}",
                 path.display(),
                 m.vertices.len(),
-                mesh.vertices.len()
+                n
             );
         }
         // f32 is what WebGL draws, and keeps the page small. `t` is the simulation frame number.
@@ -86,15 +196,34 @@ pub fn write_page(dir: &Path) -> Result<PathBuf> {
             .iter()
             .flat_map(|v| [v.x as f32, v.y as f32, v.z as f32])
             .collect();
-        json_frames.push(serde_json::json!({ "t": index, "x": x }));
+        let mut frame = serde_json::json!({ "t": index, "x": x });
+        if by_field {
+            let s = load_field(path, color_by, n)?;
+            all_values.extend_from_slice(&s);
+            let s: Vec<f32> = s.iter().map(|&v| v as f32).collect();
+            frame["s"] = serde_json::json!(s);
+        }
+        json_frames.push(frame);
     }
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let data = serde_json::json!({
+    let mut data = serde_json::json!({
         "name": name, "triangles": triangles, "segments": segments, "frames": json_frames,
+        "free": free, "radius": radius, "legend": legend,
     });
+    if by_field {
+        // The 1st–99th percentile range, so a few outliers do not wash the ramp out.
+        let (lo, hi) = (quantile(&all_values, 0.01), quantile(&all_values, 0.99));
+        data["field"] = serde_json::json!({ "name": color_by, "range": [lo, hi.max(lo + 1e-12)] });
+    } else {
+        let color: Vec<f32> = body_colour
+            .iter()
+            .flat_map(|c| [(c >> 16) & 255, (c >> 8) & 255, c & 255].map(|b| b as f32 / 255.0))
+            .collect();
+        data["color"] = serde_json::json!(color);
+    }
     // `</` cannot appear inside a script element.
     let data = data.to_string().replace("</", "<\\/");
     let html = format!(
@@ -102,8 +231,9 @@ pub fn write_page(dir: &Path) -> Result<PathBuf> {
 <html><head><meta charset="utf-8"><title>{name} — xpbd frames</title>
 <style>html,body{{margin:0;height:100%;overflow:hidden;font:14px system-ui,sans-serif}}
 #bar{{position:fixed;left:0;right:0;bottom:0;display:flex;gap:8px;align-items:center;padding:6px 10px;background:rgba(255,255,255,.85)}}
+#legend{{position:fixed;left:10px;top:8px;padding:4px 8px;background:rgba(255,255,255,.85)}}
 #frame{{flex:1}}</style></head>
-<body><div id="bar"><button id="play">pause</button><input id="frame" type="range" min="0" value="0"><span id="info"></span></div>
+<body><div id="legend"></div><div id="bar"><button id="play">pause</button><input id="frame" type="range" min="0" value="0"><span id="info"></span></div>
 <script id="frames" type="application/json">{data}</script>
 <script>{BUNDLE}</script>
 </body></html>
@@ -115,8 +245,12 @@ pub fn write_page(dir: &Path) -> Result<PathBuf> {
     Ok(out)
 }
 
-/// Headless Chromium screenshot of `page`; returns the fraction of non-background pixels.
-pub fn screenshot(page: &Path, png: &Path) -> Result<f64> {
+/// Headless Chromium screenshot of `page` (at output `frame`, paused, when given; else the page
+/// as it first draws); returns the fraction of pixels that show a body: a saturated colour
+/// (max − min channel > 40), which the background (0xf4f4f0), the grey grid and the control
+/// bar are not, so an empty scene counts 0. The top and bottom 40 px (the legend and the
+/// control bar) are skipped.
+pub fn screenshot(page: &Path, png: &Path, frame: Option<&str>) -> Result<f64> {
     let profile = std::env::temp_dir().join(format!("xtask-view-{}", std::process::id()));
     let page = std::fs::canonicalize(page)?;
     let status = std::process::Command::new(CHROMIUM)
@@ -140,7 +274,11 @@ pub fn screenshot(page: &Path, png: &Path) -> Result<f64> {
             "--screenshot={}",
             std::path::absolute(png)?.display()
         ))
-        .arg(format!("file://{}", page.display()))
+        .arg(format!(
+            "file://{}{}",
+            page.display(),
+            frame.map_or(String::new(), |f| format!("#frame={f}"))
+        ))
         .status()
         .context("starting /usr/bin/chromium (apt-get install chromium)")?;
     let _ = std::fs::remove_dir_all(&profile);
@@ -153,15 +291,13 @@ pub fn screenshot(page: &Path, png: &Path) -> Result<f64> {
     let info = reader.next_frame(&mut buf)?;
     let channels = info.color_type.samples();
     let pixels = &buf[..info.buffer_size()];
-    // Count pixels of the body's colour: the mesh, lines and points are drawn in blues
-    // (0x3070c0 shaded, 0x103050), the background (0xf4f4f0), grid (greys) and control bar
-    // are not blue, so an empty scene counts 0. The bottom 40 px (the control bar) are skipped.
-    let rows = (info.height as usize).saturating_sub(40);
+    let rows = (info.height as usize).saturating_sub(80);
     let stride = info.width as usize * channels;
     let mut drawn = 0usize;
-    for row in pixels[..rows * stride].chunks_exact(stride) {
+    for row in pixels[40 * stride..(40 + rows) * stride].chunks_exact(stride) {
         for p in row.chunks_exact(channels) {
-            if p[2] as i32 - p[0] as i32 > 40 {
+            let (hi, lo) = (p[..3].iter().max().unwrap(), p[..3].iter().min().unwrap());
+            if hi - lo > 40 {
                 drawn += 1;
             }
         }
@@ -171,10 +307,11 @@ pub fn screenshot(page: &Path, png: &Path) -> Result<f64> {
 
 /// `cargo xtask view`.
 pub fn view_command(args: ViewArgs) -> Result<()> {
-    let page = write_page(&args.dir)?;
+    let page = write_page(&args.dir, &args.color_by)?;
     let mut drawn = None;
     if let Some(png) = &args.screenshot {
-        let f = screenshot(&page, png)?;
+        let frame = args.frame.map_or("last".to_string(), |k| k.to_string());
+        let f = screenshot(&page, png, Some(&frame))?;
         drawn = Some(f);
         if f < 0.001 {
             bail!(
@@ -208,7 +345,29 @@ mod tests {
         false
     }
 
-    /// Issue 8's browser check: a tiny scene (a 6 × 6 cloth pinned at two corners and a rope)
+    /// Fractions of the pixels between the legend and the control bar that are blue
+    /// (b − r > 40, b > g) and green (g above both r and b by 40).
+    fn hue_fractions(png: &Path) -> (f64, f64) {
+        let decoder =
+            ::png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let channels = info.color_type.samples();
+        let rows = info.height as usize - 80;
+        let stride = info.width as usize * channels;
+        let pixels = &buf[40 * stride..(40 + rows) * stride];
+        let (mut blue, mut green) = (0usize, 0usize);
+        for p in pixels.chunks_exact(channels) {
+            let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+            blue += (b - r > 40 && b > g) as usize;
+            green += (g - r > 40 && g - b > 40) as usize;
+        }
+        let total = (rows * info.width as usize) as f64;
+        (blue as f64 / total, green as f64 / total)
+    }
+
+    /// The browser check: a tiny scene (a 6 × 6 cloth pinned at two corners and a rope)
     /// is run and exported, `cargo xtask view`'s page is written and rendered by headless
     /// Chromium (SwiftShader WebGL), and the screenshot must show the body: ≥ 0.1 % of the
     /// pixels in the body's blue (the background, grid and control bar are not blue). The
@@ -234,25 +393,33 @@ mod tests {
         let mut built = xpbd_scene::build_scene(scene, &scene_path).unwrap();
         let files = xpbd_scene::runner::run(&mut built, &dir, |_| {}).unwrap();
         assert_eq!(files, 4, "frames 0..=3 as VTK");
-        let page = write_page(&dir).unwrap();
+        let page = write_page(&dir, "body").unwrap();
         let html = std::fs::read_to_string(&page).unwrap();
         // Self-contained: the frames and three.js are inline, no script is fetched.
         assert!(html.contains("\"frames\"") && !html.contains("<script src"));
         let png = dir.join("shot.png");
-        let drawn = screenshot(&page, &png).unwrap();
+        let drawn = screenshot(&page, &png, Some("last")).unwrap();
         assert!(std::fs::metadata(&png).unwrap().len() > 1000);
         assert!(
             drawn > 0.001,
             "only {:.4} % of the pixels show the body",
             100.0 * drawn
         );
+        // Coloured by body: the cloth (first XPBD body) in blue, the rope (second) in green.
+        let (blue, green) = hue_fractions(&png);
+        assert!(blue > 0.001 && green > 0.0002, "blue {blue}, green {green}");
+        // Coloured by a field: the page carries it per frame; an unknown one is refused by name.
+        let html = std::fs::read_to_string(write_page(&dir, "speed").unwrap()).unwrap();
+        assert!(html.contains("\"field\":{\"name\":\"speed\""));
+        let e = format!("{:#}", write_page(&dir, "plastic").unwrap_err());
+        assert!(e.contains("\"plastic\"") && e.contains("inv_mass"), "{e}");
         let blank = dir.join("blank.html");
         std::fs::write(
             &blank,
             "<!doctype html><html><body style=\"margin:0;background:#f4f4f0\"></body></html>",
         )
         .unwrap();
-        let control = screenshot(&blank, &dir.join("blank.png")).unwrap();
+        let control = screenshot(&blank, &dir.join("blank.png"), None).unwrap();
         assert_eq!(control, 0.0, "the blank control page counts body pixels");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -281,10 +448,10 @@ mod tests {
         assert!(dir.join("frame_00004.vtk").exists());
         let shown: Vec<usize> = frame_files(&dir).unwrap().iter().map(|f| f.0).collect();
         assert_eq!(shown, [0, 1, 2]);
-        let html = std::fs::read_to_string(write_page(&dir).unwrap()).unwrap();
+        let html = std::fs::read_to_string(write_page(&dir, "body").unwrap()).unwrap();
         assert_eq!(html.matches("\"t\":").count(), 3);
         std::fs::remove_file(dir.join("run.json")).unwrap();
-        let e = format!("{:#}", write_page(&dir).unwrap_err());
+        let e = format!("{:#}", write_page(&dir, "body").unwrap_err());
         assert!(
             e.contains(&dir.join("run.json").display().to_string()),
             "{e}"
