@@ -3,6 +3,8 @@
 //! pins, no crossing), thread-count and checkpoint bit identity, and typed errors.
 mod common;
 
+use common::{closest_between_bodies, cloth_height, momentum, pin_force, weight};
+
 use std::path::Path;
 
 use xpbd_core::Vector;
@@ -12,35 +14,6 @@ use xpbd_scene::{BuiltScene, SceneError, SceneFile, build_scene};
 fn build(text: &str) -> Result<BuiltScene, SceneError> {
     let path = Path::new("coupling.toml");
     build_scene(SceneFile::parse(text, path)?, path)
-}
-
-fn momentum(s: &BuiltScene) -> (Vector<3>, f64) {
-    let p = s.sim.particles();
-    let mut total = Vector::<3>::zeros();
-    let mut scale = 0.0;
-    for (v, &w) in p.v.iter().zip(&p.inv_mass) {
-        if w > 0.0 {
-            total += v / w;
-            scale += v.norm() / w;
-        }
-    }
-    (total, scale)
-}
-
-/// Smallest |x_p − x_q| / (r_p + r_q) over particles p, q of different bodies (brute force).
-fn closest_between_bodies(s: &BuiltScene) -> f64 {
-    let x = &s.sim.particles().x;
-    let mut worst = f64::INFINITY;
-    for (i, a) in s.bodies.iter().enumerate() {
-        for b in &s.bodies[i + 1..] {
-            for p in a.particles.clone() {
-                for q in b.particles.clone() {
-                    worst = worst.min((x[p] - x[q]).norm() / (a.radius + b.radius));
-                }
-            }
-        }
-    }
-    worst
 }
 
 const TWO_BALLS: &str = "name = 'two balls'\n[time]\ndt = 2e-4\nframes = 40\nsteps_per_frame = 5\n\
@@ -144,47 +117,6 @@ fn separate_bodies_do_not_stick_and_one_body_follows() {
     // The grip moved 1 cm in 20 ms; the bonded half follows by a good part of it.
     let followed = joined_start.x - joined_centre(&joined).x;
     assert!(followed > 2e-3, "the bonded half moved only {followed} m");
-}
-
-/// Lowest z of the cloth surface under (x, y): barycentric interpolation on the cloth triangle
-/// whose xy projection contains the point (`None` outside the sheet).
-fn cloth_height(x: &[Vector<3>], triangles: &[[usize; 3]], at: &Vector<3>) -> Option<f64> {
-    let mut best: Option<f64> = None;
-    for t in triangles {
-        let [a, b, c] = t.map(|i| x[i]);
-        let det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
-        if det.abs() < 1e-15 {
-            continue;
-        }
-        let l1 = ((at.x - a.x) * (c.y - a.y) - (c.x - a.x) * (at.y - a.y)) / det;
-        let l2 = ((b.x - a.x) * (at.y - a.y) - (at.x - a.x) * (b.y - a.y)) / det;
-        let l0 = 1.0 - l1 - l2;
-        if l0 >= 0.0 && l1 >= 0.0 && l2 >= 0.0 {
-            let z = l0 * a.z + l1 * b.z + l2 * c.z;
-            best = Some(best.map_or(z, |m: f64| m.min(z)));
-        }
-    }
-    best
-}
-
-/// Vertical force the pins carry: minus the z sum over every block of λ/h² ∇C at the pinned
-/// particles (the constraints pull the pins down; the supports hold them up).
-fn pin_force(s: &BuiltScene, h: f64) -> f64 {
-    let p = s.sim.particles();
-    let mut f = vec![Vector::<3>::zeros(); p.len()];
-    for block in s.sim.blocks() {
-        block.add_constraint_forces(&p.x, h, &mut f);
-    }
-    (0..p.len())
-        .filter(|&i| p.inv_mass[i] == 0.0)
-        .map(|i| -f[i].z)
-        .sum()
-}
-
-fn weight(s: &BuiltScene) -> f64 {
-    let p = s.sim.particles();
-    let g = -s.scene.solver.gravity[2];
-    p.inv_mass.iter().filter(|&&w| w > 0.0).map(|w| g / w).sum()
 }
 
 /// A small hammock: 12 × 12 sheet, a sand ball of 123 particles.
