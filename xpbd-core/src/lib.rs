@@ -51,7 +51,8 @@ pub mod spatial;
 pub use error::{BuildError, StepError};
 pub use particles::Particles;
 pub use simulation::{
-    AdaptiveStepping, AdvanceReport, Diagnostics, Simulation, SolverSettings, StepReport,
+    AdaptiveStepping, AdvanceReport, BlockSeconds, Diagnostics, Simulation, SolverSettings,
+    StepReport,
 };
 pub use solver::SolverKind;
 

@@ -286,6 +286,19 @@ pub struct Simulation<const D: usize> {
     /// Whether the last step took it.
     last_step_fused: bool,
     report: StepReport,
+    /// Per-block wall time summed over every successful step (see [`Simulation::block_seconds`]).
+    block_seconds: BlockSeconds,
+}
+
+/// Wall time of each block, in block order, summed over every successful step since the
+/// simulation was built: [`StepReport::setup_seconds`] and [`StepReport::solve_seconds`]
+/// accumulated. A measurement, not state: checkpoints and results do not depend on it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BlockSeconds {
+    /// Substep setup (searches, frozen data).
+    pub setup: Vec<f64>,
+    /// Projections and end-of-substep work.
+    pub solve: Vec<f64>,
 }
 
 impl<const D: usize> Simulation<D> {
@@ -314,6 +327,7 @@ impl<const D: usize> Simulation<D> {
             fused_oversubscribed: false,
             last_step_fused: false,
             report: StepReport::default(),
+            block_seconds: BlockSeconds::default(),
         };
         sim.ensure_pool()?;
         sim.prepare();
@@ -428,6 +442,12 @@ impl<const D: usize> Simulation<D> {
     /// The report of the last successful step.
     pub fn last_report(&self) -> &StepReport {
         &self.report
+    }
+
+    /// Each block's wall time summed over every successful step so far (the steps of an
+    /// [`Simulation::advance`] included): where a run's time went, by block.
+    pub fn block_seconds(&self) -> &BlockSeconds {
+        &self.block_seconds
     }
 
     fn ensure_pool(&mut self) -> Result<(), BuildError> {
@@ -924,6 +944,14 @@ impl<const D: usize> Simulation<D> {
     }
 
     fn finish_report(&mut self) {
+        let totals = &mut self.block_seconds;
+        for (total, step) in [
+            (&mut totals.setup, &self.report.setup_seconds),
+            (&mut totals.solve, &self.report.solve_seconds),
+        ] {
+            total.resize(total.len().max(step.len()), 0.0);
+            total.iter_mut().zip(step).for_each(|(t, s)| *t += s);
+        }
         self.report.substeps = self.settings.substeps;
         self.report.iterations = self.settings.iterations;
         self.report.time = self.time;

@@ -62,14 +62,18 @@ pub enum BenchCommand {
         #[arg(long)]
         adaptive: bool,
     },
-    /// Sand poured into a cloth hammock (scenes/sand_hammock.toml), run twice in one process:
-    /// with the sand and the cloth touching, and with their contact off (colliders only; the
-    /// sand falls through onto the ground). Prints µs per step of each, their ratio, and the
-    /// share of the coupled step spent in the body-contact searches.
+    /// A scene of touching bodies (default: sand poured into a cloth hammock,
+    /// scenes/sand_hammock.toml), run twice in one process: with its bodies touching, and
+    /// with every pair's contact off (colliders only; the sand falls through onto the
+    /// ground). Prints µs per step of each, their ratio, and the coupled step's own breakdown
+    /// by block: the share spent in body contact (search, projections, friction).
     Coupled {
-        /// Frames of 20 ms to run (each run).
+        /// Frames to run (each run).
         #[arg(long, default_value_t = 30)]
         frames: usize,
+        /// The scene file.
+        #[arg(long, default_value = "scenes/sand_hammock.toml")]
+        scene: std::path::PathBuf,
         /// Worker threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -78,11 +82,15 @@ pub enum BenchCommand {
 
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
-        BenchCommand::Coupled { frames, threads } => {
+        BenchCommand::Coupled {
+            frames,
+            scene,
+            threads,
+        } => {
             if frames == 0 {
                 bail!("--frames must be at least 1");
             }
-            let line = crate::bench_coupled::bench_coupled(frames, threads)?;
+            let line = crate::bench_coupled::bench_coupled(&scene, frames, threads)?;
             println!("{}", serde_json::to_string(&line)?);
             Ok(())
         }

@@ -1,10 +1,12 @@
-//! `cargo xtask bench coupled`: the cost of body contact, measured on the sand hammock.
+//! `cargo xtask bench coupled`: the cost of body contact, measured on a scene of touching
+//! bodies (the sand hammock by default).
 
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
+use xpbd_scene::interaction::{BodyKind, InteractionSpec};
 use xpbd_scene::{SceneFile, build_scene};
 
 /// One line of `cargo xtask bench coupled`.
@@ -36,8 +38,9 @@ pub struct CoupledBenchLine {
     /// The same breakdown with colliders only: the two runs reach different states (without
     /// contact the sand falls through the sheet onto the ground), so their blocks differ too.
     pub colliders_only_blocks: Vec<BlockTime>,
-    /// Lowest sand particle above the lowest cloth particle at the end (m; coupled run).
-    pub sand_above_cloth: f64,
+    /// Lowest particle of the last body (the sand) above the lowest of the first (the cloth)
+    /// at the end of the coupled run (m), when those are a continuum and a cloth.
+    pub sand_above_cloth: Option<f64>,
 }
 
 /// One block's time in the coupled step.
@@ -57,46 +60,60 @@ struct Run {
     coupling_share: f64,
     blocks: Vec<BlockTime>,
     particles: usize,
-    sand_above_cloth: f64,
+    sand_above_cloth: Option<f64>,
 }
 
 fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result<Run> {
     let mut scene = SceneFile::load(path)?;
     scene.time.frames = frames;
     scene.solver.threads = threads;
-    for i in &mut scene.interaction {
-        i.contact = coupled;
+    if !coupled {
+        // Every pair of bodies listed as not touching.
+        let names: Vec<String> = build_scene(scene.clone(), path)?
+            .bodies
+            .iter()
+            .map(|b| b.name.clone())
+            .collect();
+        scene.interaction = (0..names.len())
+            .flat_map(|a| (a + 1..names.len()).map(move |b| (a, b)))
+            .map(|(a, b)| InteractionSpec {
+                bodies: [names[a].clone(), names[b].clone()],
+                friction: None,
+                contact: false,
+            })
+            .collect();
     }
     let mut s = build_scene(scene, path)?;
     let steps = frames * s.scene.time.steps_per_frame;
-    let (mut wall, mut search, mut coupling) = (0.0, 0.0, 0.0);
-    let mut blocks: Vec<BlockTime> = (s.sim.blocks().iter())
-        .map(|b| BlockTime {
-            block: b.name(),
-            setup_us: 0.0,
-            solve_us: 0.0,
-        })
-        .collect();
+    let mut wall = 0.0;
     for _ in 0..steps {
         let start = Instant::now();
         s.step().with_context(|| format!("{}", path.display()))?;
         wall += start.elapsed().as_secs_f64();
-        let report = s.sim.last_report();
-        for (k, b) in s.sim.blocks().iter().enumerate() {
-            let setup = report.setup_seconds.get(k).copied().unwrap_or(0.0);
-            let solve = report.solve_seconds.get(k).copied().unwrap_or(0.0);
-            blocks[k].setup_us += 1e6 * setup / steps as f64;
-            blocks[k].solve_us += 1e6 * solve / steps as f64;
-            if matches!(b.name(), "body contact" | "point-triangle contact") {
-                search += setup;
-                coupling += setup + solve;
-            }
+    }
+    // The simulation's own per-block totals over every step it took (a scene step may be
+    // several adaptive steps).
+    let totals = s.sim.block_seconds();
+    let (mut search, mut coupling) = (0.0, 0.0);
+    let mut blocks = Vec::new();
+    for (k, b) in s.sim.blocks().iter().enumerate() {
+        let setup = totals.setup.get(k).copied().unwrap_or(0.0);
+        let solve = totals.solve.get(k).copied().unwrap_or(0.0);
+        blocks.push(BlockTime {
+            block: b.name(),
+            setup_us: 1e6 * setup / steps as f64,
+            solve_us: 1e6 * solve / steps as f64,
+        });
+        if matches!(b.name(), "body contact" | "point-triangle contact") {
+            search += setup;
+            coupling += setup + solve;
         }
     }
     let x = &s.sim.particles().x;
     let lowest = |r: std::ops::Range<usize>| x[r].iter().map(|p| p.z).fold(f64::INFINITY, f64::min);
-    let cloth = s.bodies[0].particles.clone();
-    let sand = s.bodies[s.bodies.len() - 1].particles.clone();
+    let (first, last) = (&s.bodies[0], &s.bodies[s.bodies.len() - 1]);
+    let sand_above_cloth = (first.kind == BodyKind::Cloth && last.kind == BodyKind::Continuum)
+        .then(|| lowest(last.particles.clone()) - lowest(first.particles.clone()));
     Ok(Run {
         us_per_step: 1e6 * wall / steps as f64,
         steps,
@@ -104,18 +121,23 @@ fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result
         coupling_share: coupling / wall,
         blocks,
         particles: x.len(),
-        sand_above_cloth: lowest(sand) - lowest(cloth),
+        sand_above_cloth,
     })
 }
 
-/// Runs the hammock coupled and with colliders only, in this order, in one process.
-pub fn bench_coupled(frames: usize, threads: usize) -> Result<CoupledBenchLine> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/sand_hammock.toml");
+/// Runs `scene` coupled and with colliders only, in this order, in one process (a relative
+/// path is taken from the workspace root, as `cargo xtask` runs there).
+pub fn bench_coupled(scene: &Path, frames: usize, threads: usize) -> Result<CoupledBenchLine> {
+    let path = if scene.is_relative() && !scene.exists() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(scene)
+    } else {
+        scene.to_path_buf()
+    };
     let coupled = run_once(&path, frames, threads, true)?;
     let alone = run_once(&path, frames, threads, false)?;
     Ok(CoupledBenchLine {
         bench: "coupled",
-        scene: "scenes/sand_hammock.toml".into(),
+        scene: scene.display().to_string(),
         particles: coupled.particles,
         frames,
         steps: coupled.steps,
