@@ -1,6 +1,7 @@
 //! The return mappings of `shaders/plasticity.wgsl` (von Mises, Drucker–Prager, NACC,
 //! Herschel–Bulkley on Hencky strain, the XPBI materials), with a batch driver for testing and
-//! reuse.
+//! reuse. The models are xpbi-continuum's own [`PlasticModel`]s, packed into the shader's
+//! uniform ([`GpuPlastic`]) at upload: there is no second description of them.
 
 use std::sync::mpsc;
 
@@ -8,80 +9,9 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 use wgpu::util::DeviceExt;
 
+use xpbi_continuum::plasticity::PlasticModel;
+
 use crate::{GpuContext, GpuError};
-
-/// A plasticity model as the shader sees it (mirrors `xpbi_continuum::plasticity`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum PlasticModel {
-    /// `Z(F) = F`.
-    Elastic,
-    /// `‖dev τ‖ ≤ σ_Y0 + H q`.
-    VonMises {
-        /// σ_Y0 (Pa).
-        yield_stress: f64,
-        /// H (Pa).
-        hardening_modulus: f64,
-    },
-    /// Drucker–Prager sand.
-    DruckerPrager {
-        /// Friction angle φ (degrees), used when `klar` is `None`.
-        friction_angle: f64,
-        /// Klár et al. 2016 hardening `[h₀, h₁, h₂, h₃]`.
-        klar: Option<[f64; 4]>,
-        /// Cohesion c₀ (log-strain shift).
-        cohesion: f64,
-        /// Volume correction (Tampubolon et al. 2017).
-        volume_correction: bool,
-    },
-    /// Non-associated Cam-clay snow (Wolper et al. 2019), 3D.
-    Nacc {
-        /// Friction angle φ (degrees): `M = 6 sin φ / (3 − sin φ)` (3D).
-        friction_angle: f64,
-        /// Tension/compression ratio β.
-        beta: f64,
-        /// Hardening factor ξ.
-        xi: f64,
-    },
-    /// Herschel–Bulkley viscoplastic flow (Yue et al. 2015).
-    HerschelBulkley {
-        /// Yield stress τ_Y on ‖dev τ‖ (Pa).
-        yield_stress: f64,
-        /// Consistency η (Pa·s^h).
-        viscosity: f64,
-        /// Flow index h > 0.
-        exponent: f64,
-    },
-}
-
-impl PlasticModel {
-    /// The GPU description of an `xpbi_continuum` model (every model has one).
-    pub fn from_xpbi(model: &xpbi_continuum::plasticity::PlasticModel) -> Self {
-        use xpbi_continuum::plasticity::PlasticModel as M;
-        match *model {
-            M::Elastic => Self::Elastic,
-            M::VonMises(m) => Self::VonMises {
-                yield_stress: m.yield_stress,
-                hardening_modulus: m.hardening_modulus,
-            },
-            M::DruckerPrager(m) => Self::DruckerPrager {
-                friction_angle: m.friction_angle,
-                klar: m.hardening.map(|h| [h.h0, h.h1, h.h2, h.h3]),
-                cohesion: m.cohesion,
-                volume_correction: m.volume_correction,
-            },
-            M::Nacc(m) => Self::Nacc {
-                friction_angle: m.friction_angle,
-                beta: m.beta,
-                xi: m.xi,
-            },
-            M::HerschelBulkley(m) => Self::HerschelBulkley {
-                yield_stress: m.yield_stress,
-                viscosity: m.viscosity,
-                exponent: m.exponent,
-            },
-        }
-    }
-}
 
 /// `struct Plastic` of the shader.
 #[repr(C)]
@@ -114,54 +44,36 @@ impl GpuPlastic {
         p.mu = mu as f32;
         p.lambda = lambda as f32;
         p.dt = dt as f32;
-        match *model {
+        match model {
             PlasticModel::Elastic => p.model = 0,
-            PlasticModel::VonMises {
-                yield_stress,
-                hardening_modulus,
-            } => {
+            PlasticModel::VonMises(m) => {
                 p.model = 1;
-                p.yield_stress = yield_stress as f32;
-                p.hardening_modulus = hardening_modulus as f32;
+                p.yield_stress = m.yield_stress as f32;
+                p.hardening_modulus = m.hardening_modulus as f32;
             }
-            PlasticModel::DruckerPrager {
-                friction_angle,
-                klar,
-                cohesion,
-                volume_correction,
-            } => {
+            PlasticModel::DruckerPrager(m) => {
                 p.model = 2;
-                p.friction_angle = friction_angle as f32;
-                p.cohesion = cohesion as f32;
-                p.volume_correction = volume_correction as u32;
-                if let Some(h) = klar {
+                p.friction_angle = m.friction_angle as f32;
+                p.cohesion = m.cohesion as f32;
+                p.volume_correction = m.volume_correction as u32;
+                if let Some(h) = m.hardening {
                     p.klar = 1;
-                    p.h = h.map(|v| v as f32);
+                    p.h = [h.h0, h.h1, h.h2, h.h3].map(|v| v as f32);
                 }
             }
-            PlasticModel::Nacc {
-                friction_angle,
-                beta,
-                xi,
-            } => {
+            PlasticModel::Nacc(m) => {
                 p.model = 3;
-                p.friction_angle = friction_angle as f32;
-                p.beta = beta as f32;
-                p.xi = xi as f32;
-                // M in f64, as xpbi_continuum::plasticity::Nacc::m(3).
-                let s = friction_angle.to_radians().sin();
-                let mc = (2.0f64 / 3.0).sqrt() * 2.0 * s / (3.0 - s);
-                p.nacc_m = (mc * 3.0 / (2.0f64 / 3.0).sqrt()) as f32;
+                p.friction_angle = m.friction_angle as f32;
+                p.beta = m.beta as f32;
+                p.xi = m.xi as f32;
+                // M in f64, the library's own (3D).
+                p.nacc_m = m.m(3) as f32;
             }
-            PlasticModel::HerschelBulkley {
-                yield_stress,
-                viscosity,
-                exponent,
-            } => {
+            PlasticModel::HerschelBulkley(m) => {
                 p.model = 4;
-                p.yield_stress = yield_stress as f32;
-                p.viscosity = viscosity as f32;
-                p.exponent = exponent as f32;
+                p.yield_stress = m.yield_stress as f32;
+                p.viscosity = m.viscosity as f32;
+                p.exponent = m.exponent as f32;
             }
         }
         p
@@ -175,9 +87,10 @@ pub type Mapped = (Matrix3<f64>, [f64; 2]);
 ///
 /// ```
 /// use nalgebra::Matrix3;
-/// use xpbd_gpu::plasticity::{PlasticModel, return_map_batch};
+/// use xpbd_gpu::plasticity::return_map_batch;
+/// use xpbi_continuum::plasticity::{PlasticModel, VonMises};
 /// if let Some(ctx) = xpbd_gpu::context_for_test("plasticity doctest").unwrap() {
-///     let vm = PlasticModel::VonMises { yield_stress: 100.0, hardening_modulus: 0.0 };
+///     let vm = PlasticModel::VonMises(VonMises { yield_stress: 100.0, hardening_modulus: 0.0 });
 ///     let f = Matrix3::from_diagonal(&nalgebra::Vector3::new(1.1, 0.95, 0.95));
 ///     let (fe, q) = return_map_batch(&ctx, &vm, 1e4, 1e4, &[(f, [0.0, 0.0])]).unwrap()[0];
 ///     assert!(q[0] > 0.0); // yielded

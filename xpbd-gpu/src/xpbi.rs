@@ -32,13 +32,14 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::grid::{GridParams, ScanParams, groups};
-use crate::plasticity::{GpuPlastic, PlasticModel};
+use crate::plasticity::GpuPlastic;
 use crate::xpbi_device::{
     Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, read_bytes, storage,
 };
 use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 use xpbd_core::SolverKind;
+use xpbi_continuum::plasticity::PlasticModel;
 
 /// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, group 0 bindings 1–21).
 pub const XPBI_STORAGE_BUFFERS: u32 = 21;
@@ -174,7 +175,7 @@ impl GpuXpbi {
         let s = &scene.settings;
         let support = s.support();
         let lame = scene.material.lame();
-        let plastic_model = PlasticModel::from_xpbi(&scene.material.plasticity);
+        let plastic_model = scene.material.plasticity;
         let mut planes = [[0.0f32; 4]; MAX_PLANES];
         let mut friction_s = [0.0f32; 4];
         let mut friction_k = [0.0f32; 4];

@@ -9,7 +9,7 @@
 
 use nalgebra::{Matrix3, Vector3};
 use xpbd_gpu::context_for_test;
-use xpbd_gpu::plasticity::{PlasticModel as Gpu, return_map_batch};
+use xpbd_gpu::plasticity::return_map_batch;
 use xpbi_continuum::plasticity::{
     DruckerPrager, KlarHardening, Lame, PlasticModel, PlasticState, VonMises, deviatoric,
     drucker_prager_alpha, principal,
@@ -65,27 +65,17 @@ fn gpu_return_mappings_match_xpbi_continuum() {
         lambda: 2e5,
     };
     let klar = KlarHardening::KLAR_2016;
-    let cases: Vec<(&str, PlasticModel, Gpu)> = vec![
+    let cases: Vec<(&str, PlasticModel)> = vec![
         (
             "von Mises",
             PlasticModel::VonMises(VonMises {
                 yield_stress: 5e3,
                 hardening_modulus: 1e4,
             }),
-            Gpu::VonMises {
-                yield_stress: 5e3,
-                hardening_modulus: 1e4,
-            },
         ),
         (
             "Drucker-Prager",
             PlasticModel::DruckerPrager(DruckerPrager::sand(30.0)),
-            Gpu::DruckerPrager {
-                friction_angle: 30.0,
-                klar: None,
-                cohesion: 0.0,
-                volume_correction: false,
-            },
         ),
         (
             "Drucker-Prager Klar cohesion volume",
@@ -95,18 +85,12 @@ fn gpu_return_mappings_match_xpbi_continuum() {
                 cohesion: 0.01,
                 volume_correction: true,
             }),
-            Gpu::DruckerPrager {
-                friction_angle: 30.0,
-                klar: Some([klar.h0, klar.h1, klar.h2, klar.h3]),
-                cohesion: 0.01,
-                volume_correction: true,
-            },
         ),
-        ("elastic", PlasticModel::Elastic, Gpu::Elastic),
+        ("elastic", PlasticModel::Elastic),
     ];
     let items = samples();
-    for (name, cpu_model, gpu_model) in cases {
-        let gpu = return_map_batch(&ctx, &gpu_model, lame.mu, lame.lambda, &items).unwrap();
+    for (name, cpu_model) in cases {
+        let gpu = return_map_batch(&ctx, &cpu_model, lame.mu, lame.lambda, &items).unwrap();
         let (mut checked, mut yielded) = (0, 0);
         for (i, ((f, s), (fe_gpu, s_gpu))) in items.iter().zip(&gpu).enumerate() {
             let st = PlasticState {
@@ -201,10 +185,9 @@ fn gpu_nacc_and_herschel_bulkley_match_xpbi_continuum() {
         .map(|(f, s)| (f, [-2.0 * s[0], 0.0]))
         .collect();
     for (name, model) in cases {
-        let gpu_model = Gpu::from_xpbi(&model);
         let gpu = xpbd_gpu::plasticity::return_map_batch_dt(
             &ctx,
-            &gpu_model,
+            &model,
             lame.mu,
             lame.lambda,
             dt,
