@@ -579,10 +579,7 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                 density: mat.density(),
                 youngs_modulus: youngs,
                 poisson_ratio: mat.poisson(),
-                plasticity: mat
-                    .plasticity
-                    .as_ref()
-                    .map_or(PlasticModel::Elastic, |p| p.model()),
+                plasticity: mat.plasticity.unwrap_or(PlasticModel::Elastic),
             };
             material
                 .validate()

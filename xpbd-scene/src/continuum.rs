@@ -28,9 +28,7 @@
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
 use xpbi_continuum::continuum::{KernelFrame, XpbiSettings};
-use xpbi_continuum::plasticity::{
-    DruckerPrager, HerschelBulkley, KlarHardening, Nacc, PlasticModel, VonMises,
-};
+use xpbi_continuum::plasticity::PlasticModel;
 use xpbi_continuum::xsph::Xsph;
 
 pub use crate::layers::LayerSpec;
@@ -200,194 +198,56 @@ impl XpbiSection {
     }
 }
 
-/// A plasticity model with SI parameters (angles in degrees), e.g.
-/// `plasticity = { drucker_prager = { friction_angle = 30.0 } }` or `plasticity = "elastic"`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum PlasticitySpec {
-    /// No plasticity.
-    Elastic,
-    /// Von Mises (clay, metal): yield stress on ‖dev τ‖ (Pa), linear hardening modulus (Pa).
-    VonMises {
-        /// σ_Y (Pa, ≥ 0).
-        yield_stress: f64,
-        /// H (Pa, ≥ 0); 0 = perfectly plastic.
-        #[serde(default)]
-        hardening_modulus: f64,
-    },
-    /// Drucker–Prager sand (Klár et al. 2016).
-    DruckerPrager {
-        /// Friction angle φ (degrees, in (0, 90)).
-        friction_angle: f64,
-        /// Cohesion as a log-strain shift c₀ ≥ 0.
-        #[serde(default)]
-        cohesion: f64,
-        /// Volume correction (Tampubolon et al. 2017).
-        #[serde(default)]
-        volume_correction: bool,
-        /// Klár hardening `[h₀ (°), h₁ (°), h₂, h₃ (°)]`, e.g. `[35, 9, 0.2, 10]`; replaces φ.
-        #[serde(default)]
-        hardening: Option<[f64; 4]>,
-    },
-    /// Non-associated Cam-clay snow (Wolper et al. 2019).
-    Nacc {
-        /// Friction angle φ (degrees, in (0, 90)).
-        friction_angle: f64,
-        /// Cohesion ratio β ≥ 0.
-        beta: f64,
-        /// Hardening factor ξ ≥ 0.
-        xi: f64,
-    },
-    /// Herschel–Bulkley viscoplastic flow.
-    HerschelBulkley {
-        /// τ_Y (Pa, ≥ 0).
-        yield_stress: f64,
-        /// Consistency η (Pa·s^h, ≥ 0).
-        viscosity: f64,
-        /// Flow index h > 0.
-        exponent: f64,
-    },
-}
-
-impl PlasticitySpec {
-    /// The xpbi-continuum model.
-    pub fn model(&self) -> PlasticModel {
-        match *self {
-            Self::Elastic => PlasticModel::Elastic,
-            Self::VonMises {
-                yield_stress,
-                hardening_modulus,
-            } => PlasticModel::VonMises(VonMises {
-                yield_stress,
-                hardening_modulus,
-            }),
-            Self::DruckerPrager {
-                friction_angle,
-                cohesion,
-                volume_correction,
-                hardening,
-            } => PlasticModel::DruckerPrager(DruckerPrager {
-                friction_angle,
-                hardening: hardening.map(|[h0, h1, h2, h3]| KlarHardening { h0, h1, h2, h3 }),
-                cohesion,
-                volume_correction,
-            }),
-            Self::Nacc {
-                friction_angle,
-                beta,
-                xi,
-            } => PlasticModel::Nacc(Nacc {
-                friction_angle,
-                beta,
-                xi,
-            }),
-            Self::HerschelBulkley {
-                yield_stress,
-                viscosity,
-                exponent,
-            } => PlasticModel::HerschelBulkley(HerschelBulkley {
-                yield_stress,
-                viscosity,
-                exponent,
-            }),
+/// Range checks of a material's `plasticity` (xpbi-continuum's own [`PlasticModel`], read
+/// from the scene file through its `serde` feature, e.g. `plasticity = { drucker_prager =
+/// { friction_angle = 30.0 } }` or `plasticity = "elastic"`), with the field path and the bad
+/// value.
+pub(crate) fn validate_plasticity(model: &PlasticModel, v: &mut Validator<'_>, field: &str) {
+    let f = |s: &str| format!("{field}.{s}");
+    let angle = |v: &mut Validator<'_>, name: String, a: f64| {
+        v.check(
+            &name,
+            a,
+            a.is_finite() && a > 0.0 && a < 90.0,
+            "friction angle must lie in (0, 90) degrees",
+        )
+    };
+    match model {
+        PlasticModel::Elastic => {}
+        PlasticModel::VonMises(m) => {
+            v.non_negative(&f("von_mises.yield_stress"), m.yield_stress);
+            v.non_negative(&f("von_mises.hardening_modulus"), m.hardening_modulus);
         }
-    }
-
-    pub(crate) fn from_model(m: &PlasticModel) -> Self {
-        match *m {
-            PlasticModel::Elastic => Self::Elastic,
-            PlasticModel::VonMises(v) => Self::VonMises {
-                yield_stress: v.yield_stress,
-                hardening_modulus: v.hardening_modulus,
-            },
-            PlasticModel::DruckerPrager(d) => Self::DruckerPrager {
-                friction_angle: d.friction_angle,
-                cohesion: d.cohesion,
-                volume_correction: d.volume_correction,
-                hardening: d.hardening.map(|h| [h.h0, h.h1, h.h2, h.h3]),
-            },
-            PlasticModel::Nacc(n) => Self::Nacc {
-                friction_angle: n.friction_angle,
-                beta: n.beta,
-                xi: n.xi,
-            },
-            PlasticModel::HerschelBulkley(h) => Self::HerschelBulkley {
-                yield_stress: h.yield_stress,
-                viscosity: h.viscosity,
-                exponent: h.exponent,
-            },
-        }
-    }
-
-    /// Range checks with the field path and the bad value.
-    pub(crate) fn validate(&self, v: &mut Validator<'_>, field: &str) {
-        let f = |s: &str| format!("{field}.{s}");
-        let angle = |v: &mut Validator<'_>, name: String, a: f64| {
-            v.check(
-                &name,
-                a,
-                a.is_finite() && a > 0.0 && a < 90.0,
-                "friction angle must lie in (0, 90) degrees",
-            )
-        };
-        match *self {
-            Self::Elastic => {}
-            Self::VonMises {
-                yield_stress,
-                hardening_modulus,
-            } => {
-                v.non_negative(&f("von_mises.yield_stress"), yield_stress);
-                v.non_negative(&f("von_mises.hardening_modulus"), hardening_modulus);
-            }
-            Self::DruckerPrager {
-                friction_angle,
-                cohesion,
-                hardening,
-                ..
-            } => {
-                match hardening {
-                    None => angle(v, f("drucker_prager.friction_angle"), friction_angle),
-                    Some(h) => {
-                        let k = KlarHardening {
-                            h0: h[0],
-                            h1: h[1],
-                            h2: h[2],
-                            h3: h[3],
-                        };
-                        v.check_text(
-                            &f("drucker_prager.hardening"),
-                            format!("{h:?}"),
-                            h.iter().all(|x| x.is_finite()) && h[2] >= 0.0,
-                            "must be finite with h2 >= 0",
-                        );
-                        angle(v, f("drucker_prager.hardening[0]"), k.h0);
-                        angle(
-                            v,
-                            f("drucker_prager.hardening (angle at q = 0, h0 - h3)"),
-                            k.friction_angle(0.0),
-                        );
-                    }
+        PlasticModel::DruckerPrager(m) => {
+            match m.hardening {
+                None => angle(v, f("drucker_prager.friction_angle"), m.friction_angle),
+                Some(k) => {
+                    let h: [f64; 4] = k.into();
+                    v.check_text(
+                        &f("drucker_prager.hardening"),
+                        format!("{h:?}"),
+                        h.iter().all(|x| x.is_finite()) && k.h2 >= 0.0,
+                        "must be finite with h2 >= 0",
+                    );
+                    angle(v, f("drucker_prager.hardening[0]"), k.h0);
+                    angle(
+                        v,
+                        f("drucker_prager.hardening (angle at q = 0, h0 - h3)"),
+                        k.friction_angle(0.0),
+                    );
                 }
-                v.non_negative(&f("drucker_prager.cohesion"), cohesion);
             }
-            Self::Nacc {
-                friction_angle,
-                beta,
-                xi,
-            } => {
-                angle(v, f("nacc.friction_angle"), friction_angle);
-                v.non_negative(&f("nacc.beta"), beta);
-                v.non_negative(&f("nacc.xi"), xi);
-            }
-            Self::HerschelBulkley {
-                yield_stress,
-                viscosity,
-                exponent,
-            } => {
-                v.non_negative(&f("herschel_bulkley.yield_stress"), yield_stress);
-                v.non_negative(&f("herschel_bulkley.viscosity"), viscosity);
-                v.positive(&f("herschel_bulkley.exponent"), exponent);
-            }
+            v.non_negative(&f("drucker_prager.cohesion"), m.cohesion);
+        }
+        PlasticModel::Nacc(m) => {
+            angle(v, f("nacc.friction_angle"), m.friction_angle);
+            v.non_negative(&f("nacc.beta"), m.beta);
+            v.non_negative(&f("nacc.xi"), m.xi);
+        }
+        PlasticModel::HerschelBulkley(m) => {
+            v.non_negative(&f("herschel_bulkley.yield_stress"), m.yield_stress);
+            v.non_negative(&f("herschel_bulkley.viscosity"), m.viscosity);
+            v.positive(&f("herschel_bulkley.exponent"), m.exponent);
         }
     }
 }

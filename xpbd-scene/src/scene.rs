@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use xpbd_core::SolverKind;
 
-use crate::continuum::{ContinuumSpec, PlasticitySpec, Preset};
+use crate::continuum::{ContinuumSpec, Preset};
 use crate::error::SceneError;
 use crate::validate::Validator;
+use xpbi_continuum::plasticity::PlasticModel;
 
 /// The most `time.frames` a scene may ask for, and the reason given.
 pub const MAX_FRAMES: (usize, &str) = (10_000_000, "at most 10^7 frames");
@@ -160,9 +161,10 @@ pub struct MaterialSpec {
     pub thickness: Option<f64>,
     /// Bending stiffness k_b (N·m) for cloth.
     pub bending_stiffness: Option<f64>,
-    /// Plasticity of a continuum (absent: elastic).
+    /// Plasticity of a continuum (absent: elastic): xpbi-continuum's own model, e.g.
+    /// `plasticity = { drucker_prager = { friction_angle = 30.0 } }` or `"elastic"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub plasticity: Option<PlasticitySpec>,
+    pub plasticity: Option<PlasticModel>,
 }
 
 impl MaterialSpec {
@@ -174,8 +176,7 @@ impl MaterialSpec {
             self.density.get_or_insert(x.density);
             self.youngs.get_or_insert(x.youngs_modulus);
             self.poisson.get_or_insert(x.poisson_ratio);
-            self.plasticity
-                .get_or_insert_with(|| PlasticitySpec::from_model(&x.plasticity));
+            self.plasticity.get_or_insert(x.plasticity);
         }
     }
 }
@@ -590,7 +591,7 @@ impl SceneFile {
                 "must lie in (-1, 0.5)",
             );
             if let Some(p) = &m.plasticity {
-                p.validate(&mut v, &f("plasticity"));
+                crate::continuum::validate_plasticity(p, &mut v, &f("plasticity"));
             }
             if let Some(t) = m.thickness {
                 v.length(&f("thickness"), t);

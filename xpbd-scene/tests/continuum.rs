@@ -191,6 +191,43 @@ fn explicit_plasticity_models_reach_the_continuum() {
     }
 }
 
+/// Scene files read xpbi-continuum's own plasticity models: absent optional fields take the
+/// model's defaults (no hardening, no cohesion, no volume correction), and a misspelt field is
+/// refused by name, with its line.
+#[test]
+fn plasticity_fields_default_and_misspelt_ones_are_refused() {
+    use xpbi_continuum::plasticity::{DruckerPrager, PlasticModel, VonMises};
+    let with = |line: &str| {
+        BASE.replace(
+            "preset = 'sand'",
+            &format!("density = 1000.0\nyoungs = 1e5\n{line}"),
+        )
+    };
+    let model = |line: &str| parse(&with(line)).unwrap().materials["sand"].plasticity;
+    assert_eq!(
+        model("plasticity = { drucker_prager = { friction_angle = 33.0 } }"),
+        Some(PlasticModel::DruckerPrager(DruckerPrager {
+            friction_angle: 33.0,
+            hardening: None,
+            cohesion: 0.0,
+            volume_correction: false,
+        }))
+    );
+    assert_eq!(
+        model("plasticity = { von_mises = { yield_stress = 10.0 } }"),
+        Some(PlasticModel::VonMises(VonMises {
+            yield_stress: 10.0,
+            hardening_modulus: 0.0,
+        }))
+    );
+    let e = parse(&with(
+        "plasticity = { drucker_prager = { friction_angel = 33.0 } }",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("friction_angel") && e.contains("c.toml:"), "{e}");
+}
+
 #[test]
 fn continuum_particles_carry_their_material_id() {
     let text = format!(

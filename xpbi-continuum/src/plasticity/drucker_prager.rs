@@ -30,8 +30,14 @@ pub fn drucker_prager_alpha(friction_degrees: f64) -> f64 {
     (2.0f64 / 3.0).sqrt() * 2.0 * s / (3.0 - s)
 }
 
-/// Klár et al. (2016) hardening `φ(q) = h₀ + (h₁ q − h₃) e^{−h₂ q}` (degrees).
+/// Klár et al. (2016) hardening `φ(q) = h₀ + (h₁ q − h₃) e^{−h₂ q}` (degrees); with the
+/// `serde` feature written as the array `[h₀, h₁, h₂, h₃]`.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(from = "[f64; 4]", into = "[f64; 4]")
+)]
 pub struct KlarHardening {
     /// h₀ (degrees).
     pub h0: f64,
@@ -41,6 +47,18 @@ pub struct KlarHardening {
     pub h2: f64,
     /// h₃ (degrees).
     pub h3: f64,
+}
+
+impl From<[f64; 4]> for KlarHardening {
+    fn from([h0, h1, h2, h3]: [f64; 4]) -> Self {
+        Self { h0, h1, h2, h3 }
+    }
+}
+
+impl From<KlarHardening> for [f64; 4] {
+    fn from(h: KlarHardening) -> Self {
+        [h.h0, h.h1, h.h2, h.h3]
+    }
 }
 
 impl KlarHardening {
@@ -60,14 +78,19 @@ impl KlarHardening {
 
 /// Drucker–Prager parameters (SI, angles in degrees).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct DruckerPrager {
     /// Friction angle φ in degrees, in (0°, 90°); used when `hardening` is `None`.
     pub friction_angle: f64,
     /// Optional Klár hardening (replaces the constant friction angle).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub hardening: Option<KlarHardening>,
     /// Cohesion as a log-strain shift `c₀ ≥ 0` (0 = cohesionless).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub cohesion: f64,
     /// Volume correction (Tampubolon et al. 2017).
+    #[cfg_attr(feature = "serde", serde(default))]
     pub volume_correction: bool,
 }
 

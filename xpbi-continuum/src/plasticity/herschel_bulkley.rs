@@ -20,6 +20,8 @@ use crate::error::XpbiError;
 
 /// Herschel–Bulkley parameters (SI).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct HerschelBulkley {
     /// Yield stress `τ_Y` on `‖dev τ‖_F` (Pa).
     pub yield_stress: f64,

@@ -54,6 +54,11 @@ pub const MIN_SINGULAR_VALUE: f64 = 1e-4;
 
 /// The plasticity model of a material.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum PlasticModel {
     /// No plasticity: `Z(F) = F`.
     Elastic,

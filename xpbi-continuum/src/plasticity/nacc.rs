@@ -24,6 +24,8 @@ use crate::error::XpbiError;
 
 /// NACC parameters (SI, angle in degrees).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Nacc {
     /// Friction angle φ (degrees), sets the slope `M` of the critical state line.
     pub friction_angle: f64,

@@ -18,10 +18,13 @@ use crate::error::XpbiError;
 
 /// Von Mises plasticity parameters (SI).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct VonMises {
     /// Yield stress `σ_Y0` on `‖dev τ‖_F` (Pa).
     pub yield_stress: f64,
     /// Linear hardening modulus `H` (Pa per unit plastic strain); 0 = perfectly plastic.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub hardening_modulus: f64,
 }
 
