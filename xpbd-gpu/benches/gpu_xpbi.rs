@@ -29,8 +29,8 @@ use std::time::Instant;
 
 use xpbd_core::SolverKind;
 use xpbd_gpu::{GpuContext, GpuXpbi, XpbiGpuScene};
-use xpbi_continuum::sand_column::{SandColumnConfig, sand_column_3d_scene};
 use xpbi_continuum::scene::ContinuumScene;
+use xpbi_validation::sand_column::{SandColumnConfig, sand_column_3d_scene};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)

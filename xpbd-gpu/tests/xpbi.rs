@@ -599,7 +599,7 @@ fn sand_column_collapse_observables_match_the_cpu() {
     let xg = gpu.positions().unwrap();
     let t_gpu = t0.elapsed().as_secs_f64();
     let obs = |x: &[Vector3<f64>]| {
-        xpbi_continuum::observables::pile_observables(x, &Vector3::zeros(), dx)
+        xpbi_validation::observables::pile_observables(x, &Vector3::zeros(), dx)
     };
     let (c, g) = (obs(scene.positions()), obs(&xg));
     eprintln!(

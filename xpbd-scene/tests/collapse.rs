@@ -8,8 +8,8 @@ use std::path::Path;
 
 use xpbd_core::Vector;
 use xpbd_scene::{SceneFile, build_scene};
-use xpbi_continuum::observables::{percentile, pile_observables};
 use xpbi_continuum::xsph::Xsph;
+use xpbi_validation::observables::{percentile, pile_observables};
 
 /// Runout (99th percentile of the radius, relative to r₀), height (99th percentile of z) and the
 /// nearest-neighbour mean over Δx of the deposit.

@@ -11,7 +11,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use xpbd_core::spatial::{NeighbourLists, UniformGrid};
-use xpbi_continuum::sand_column::{
+use xpbi_validation::sand_column::{
     SandColumnConfig, sand_column_3d_positions, sand_column_3d_scene,
 };
 

@@ -1,7 +1,7 @@
 //! `cargo run -p xpbi-continuum --release --example sand_column -- N THREADS SECONDS [ITERATIONS]`
 //! prints the JSON line of `run_sand_column_3d` (what `cargo xtask bench xpbi` calls).
 
-use xpbi_continuum::sand_column::{SandColumnConfig, run_sand_column_3d};
+use xpbi_validation::sand_column::{SandColumnConfig, run_sand_column_3d};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -18,12 +18,12 @@
 
 use nalgebra::Vector2;
 use xpbi_continuum::Material;
-use xpbi_continuum::repose::plane_calibrated_angle;
-use xpbi_continuum::repose::{ReposeConfig, measure_heap, pouring_scene, run_angle_of_repose};
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
-use xpbi_continuum::snow::snow_footprint_with;
-use xpbi_continuum::uniformity::{UniformityConfig, run_column_uniformity};
 use xpbi_continuum::xsph::Xsph;
+use xpbi_validation::repose::plane_calibrated_angle;
+use xpbi_validation::repose::{ReposeConfig, measure_heap, pouring_scene, run_angle_of_repose};
+use xpbi_validation::snow::snow_footprint_with;
+use xpbi_validation::uniformity::{UniformityConfig, run_column_uniformity};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -262,7 +262,7 @@ fn main() {
             // The report's 3D sand column (`xtask::scenes::sand_column`: Δt = 2e-4 s, one
             // thread, NN minimum over 4 frames, pile observables at the end) at radius R.
             let (n, seconds, r) = (arg(2, 1000.0) as usize, arg(3, 0.15), arg(4, 1.1));
-            let (x, dx) = xpbi_continuum::sand_column::sand_column_3d_positions(n);
+            let (x, dx) = xpbi_validation::sand_column::sand_column_3d_positions(n);
             let mut o = SceneOptions::new(dx);
             o.dt = 2e-4;
             o.threads = 1;
@@ -273,9 +273,9 @@ fn main() {
             for t in [0.0, seconds / 3.0, 2.0 * seconds / 3.0, seconds] {
                 s.run_until(t).expect("run");
                 nn_min =
-                    nn_min.min(xpbi_continuum::observables::nn_statistics(s.positions(), dx).2);
+                    nn_min.min(xpbi_validation::observables::nn_statistics(s.positions(), dx).2);
             }
-            let p = xpbi_continuum::observables::pile_observables(
+            let p = xpbi_validation::observables::pile_observables(
                 s.positions(),
                 &nalgebra::Vector3::zeros(),
                 dx,

@@ -12,10 +12,11 @@
 //! * [`continuum`]: the XPBI constraint set as a `ConstraintKind` of `xpbd_core` (per-step
 //!   neighbour search and `L_p`, coloured schedule, XSPH, F update, hardening commit,
 //!   checkpoint/rollback); [`contact`]: XPBI's position correction (walls: core colliders).
-//! * [`scene`], [`observables`], [`sand_column`]: scene assembly, measurements and the 3D sand
-//!   column of the benchmark (`cargo xtask bench xpbi` calls [`sand_column::run_sand_column_3d`]).
-//! * [`emitter`] (nozzle inflow), [`repose`], [`uniformity`], [`snow`]: the validation runners of
-//!   `cargo xtask report` (angle of repose, particle uniformity, snow step-size robustness).
+//! * [`scene`]: scene assembly; [`builders`]: ready scenes (columns, snowballs, hourglass);
+//!   [`emitter`]: nozzle inflow.
+//!
+//! The validation runners (angle of repose, particle uniformity, snow step-size robustness, the
+//! benchmark's 3D sand column, pile observables) are the `xpbi-validation` crate.
 //!
 //! The time step follows XPBI's Algorithm 1 written in candidate positions `x = xⁿ + Δt v`
 //! (design sketch §1): kernels, `L_p` and volumes are frozen at `xⁿ`, so the velocity update
@@ -44,14 +45,9 @@ pub mod error;
 pub mod hencky;
 pub mod kernel;
 pub mod material;
-pub mod observables;
 pub mod plasticity;
 mod projection;
-pub mod repose;
-pub mod sand_column;
 pub mod scene;
-pub mod snow;
-pub mod uniformity;
 pub mod xsph;
 
 pub use error::XpbiError;

@@ -3,13 +3,13 @@
 
 use nalgebra::{Vector2, Vector3};
 use xpbi_continuum::material::Material;
-use xpbi_continuum::observables::{PileObservables, pile_observables};
 use xpbi_continuum::plasticity::PlasticModel;
-use xpbi_continuum::repose::{ReposeConfig, plane_friction_angle, run_angle_of_repose};
-use xpbi_continuum::sand_column::{SandColumnConfig, run_sand_column_3d};
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
-use xpbi_continuum::snow::{snow_footprint_ensemble, snow_step_robustness};
-use xpbi_continuum::uniformity::{UniformityConfig, run_column_uniformity};
+use xpbi_validation::observables::{PileObservables, pile_observables};
+use xpbi_validation::repose::{ReposeConfig, plane_friction_angle, run_angle_of_repose};
+use xpbi_validation::sand_column::{SandColumnConfig, run_sand_column_3d};
+use xpbi_validation::snow::{snow_footprint_ensemble, snow_step_robustness};
+use xpbi_validation::uniformity::{UniformityConfig, run_column_uniformity};
 
 const DX: f64 = 0.005;
 
@@ -43,7 +43,7 @@ fn sand_column_collapse_2d() {
 }
 
 /// Particle uniformity through the 2D column collapse (Δx = 5 mm, 800 particles, φ = 30°,
-/// sampled every 0.05 s to 0.6 s; `xpbi_continuum::uniformity`), for the position correction's
+/// sampled every 0.05 s to 0.6 s; `xpbi_validation::uniformity`), for the position correction's
 /// default radius r = 1.1Δx (pairs ≥ 0.825Δx, `SceneOptions::correction_radius` gives the
 /// reason) and for r = Δx (pairs ≥ 0.75Δx). Measured (release,
 /// `cargo run -p xpbi-continuum --release --example validation_sweep -- uniformity R`):
@@ -82,7 +82,7 @@ fn particle_uniformity_2d() {
 }
 
 /// Angle of repose in 2D: sand poured at 0.1 m/s from a 2 cm inlet onto a rough plate (Δx =
-/// 2.5 mm, 800 particles, plane-calibrated cone, 1 s of settling; `xpbi_continuum::repose`).
+/// 2.5 mm, 800 particles, plane-calibrated cone, 1 s of settling; `xpbi_validation::repose`).
 /// Even calibrated to the Mohr–Coulomb cone of φ, a zero-dilatancy 2D cone flows on
 /// atan(sin φ) = 18.9°, 26.6°, 32.7° (`repose::flowing_slope_angle`, Davis 1968), so 2D heaps
 /// stand below φ by construction; the claim is judged in 3D (`angle_of_repose_3d`).
@@ -151,7 +151,7 @@ fn angle_of_repose_3d() {
 }
 
 /// Snow (NACC) disc (r = 5 cm) thrown onto the ground at 3 m/s, Δt = 1e-4 vs 5e-4 s at 0.3 s
-/// (`xpbi_continuum::snow`, Δx = 5 mm): footprint within 30 %, height within 15 % (the stated
+/// (`xpbi_validation::snow`, Δx = 5 mm): footprint within 30 %, height within 15 % (the stated
 /// tolerance; the splash makes both sensitive to round-off, see the module docs), each figure
 /// the mean over 4 samplings of the disc (`snow_footprint_ensemble`, as the quick tier of
 /// `cargo xtask report`). Measured (r = 1.1Δx, momentum-conserving XSPH): footprints 0.560 /

@@ -1,9 +1,9 @@
 //! Measurements used by the validation scenes: nearest-neighbour statistics and heap slopes.
 
 use nalgebra::Vector2;
-use xpbi_continuum::observables::nn_statistics_split;
-use xpbi_continuum::repose::measure_heap;
 use xpbi_continuum::scene::lattice_box;
+use xpbi_validation::observables::nn_statistics_split;
+use xpbi_validation::repose::measure_heap;
 
 /// On a 10 × 10 lattice every NN distance is Δx; the interior criterion (neighbour centroid
 /// within 1.5Δx closer than Δx/4) drops exactly the outer ring (its centroid shifts by ≥ 0.6Δx;

@@ -6,8 +6,8 @@ use xpbd_core::SolverKind;
 use xpbi_continuum::XpbiError;
 use xpbi_continuum::continuum::{XpbiContinuum, XpbiSettings};
 use xpbi_continuum::material::Material;
-use xpbi_continuum::observables::pile_observables;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
+use xpbi_validation::observables::pile_observables;
 
 /// Mean vertical displacement of the top row of a 0.1 m × 0.1 m elastic block (E = 1e5 Pa,
 /// ν = 0.3, ρ = 1000) on frictionless ground after settling (velocity damping 20/s, 0.5 s).
@@ -329,7 +329,7 @@ fn plain_simulation_with_an_xpbi_block_checks_the_cfl_bound_in_the_step() {
 /// The snow disc of the step-size study at Δx = 2.5 mm: Δt = 5e-4 s is Courant 0.6 at the
 /// 3 m/s throw, past the bound `0.4 Δx / max|v|` = 3.33e-4 s, and is refused before the first
 /// step (under the earlier bound `0.4 · support / max|v|` it ran and lost 57 % of the
-/// footprint: `xpbi_continuum::snow`); Δt = 3e-4 s is accepted.
+/// footprint: `xpbi_validation::snow`); Δt = 3e-4 s is accepted.
 #[test]
 fn snow_at_courant_above_the_bound_is_refused() {
     use xpbi_continuum::builders::snow_ball_scene;
@@ -455,7 +455,7 @@ fn kind_evaluation_matches_reference_maths() {
 /// a typed error.
 #[test]
 fn position_correction_radius_is_kept() {
-    use xpbi_continuum::observables::nn_statistics_split;
+    use xpbi_validation::observables::nn_statistics_split;
     let dx = 0.01;
     let x = lattice_box(Vector2::new(-0.05, 0.0), Vector2::new(0.05, 0.2), dx);
     let mut o = SceneOptions::new(dx);

@@ -111,7 +111,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             if particles < 8 {
                 bail!("--particles must be at least 8, got {particles}");
             }
-            let mut config = xpbi_continuum::sand_column::SandColumnConfig::new(particles);
+            let mut config = xpbi_validation::sand_column::SandColumnConfig::new(particles);
             config.threads = threads;
             config.seconds = seconds;
             config.dt = dt;
@@ -121,7 +121,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
                 "slabs" => SweepOrder::Slabs,
                 other => bail!("unknown --sweep {other:?}: use cells or slabs"),
             };
-            let report = xpbi_continuum::sand_column::run_sand_column_3d(&config)?;
+            let report = xpbi_validation::sand_column::run_sand_column_3d(&config)?;
             println!("{}", report.to_json());
             Ok(())
         }

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use xpbd_core::Vector;
 use xpbd_scene::{SceneFile, build_scene};
-use xpbi_continuum::observables::{percentile, pile_observables};
+use xpbi_validation::observables::{percentile, pile_observables};
 
 #[derive(Args, Debug, Clone)]
 pub struct CollapseArgs {

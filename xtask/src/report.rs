@@ -373,7 +373,7 @@ pub struct Tolerance {
 /// * Angle of repose slopes ±10° in the quick tier, ±4° in the full one: pouring is chaotic and
 ///   a 200-particle heap's flanks differ by up to 19° (measured; the same code in the dev and
 ///   release profiles gave 16.5/23.1/33.5° and 14.9/30.6/49.0°), an 800-particle heap's by ~2°;
-///   snow relative differences ±0.1 (the splash is chaotic, see `xpbi_continuum::snow`);
+///   snow relative differences ±0.1 (the splash is chaotic, see `xpbi_validation::snow`);
 ///   collapse runout ±0.05, its Δt-halving change at most 0.02 above the baseline.
 /// * Timings are reported, never checked.
 fn bless(k: &BTreeMap<String, f64>, tier: Tier) -> BTreeMap<String, Tolerance> {
@@ -902,7 +902,7 @@ fn markdown(s: &Summary) -> String {
     if let Some(sn) = &s.snow {
         let _ = writeln!(
             m,
-            "\n### Snow (NACC) step-size robustness\n\nSnow {} r = 5 cm thrown at the ground at 3 m/s ({}D), 0.3 s, {} particles{}, Δx = {} m: footprint (5th–95th percentile width) {:.4} m at Δt = 1e-4 s vs {:.4} m at 5e-4 s (difference {:.1} %, stated tolerance 30 %); height (99th percentile) {:.4} vs {:.4} m (difference {:.1} %, tolerance 15 %): {}. Bulk of the deposit (25th–75th percentile width, reported only): {:.4} vs {:.4} m. Position-correction radius r = 1.1Δx (scene default). At Δx = 2.5 mm, Δt = 5e-4 s is Courant 0.6 at the 3 m/s impact and is refused by the CFL check (Δt ≤ 0.4Δx / max|v|): under the earlier, twice looser bound it ran and lost 57 % of the 2D footprint, which was converged in Δt up to Courant ≈ 0.5 (`xpbi_continuum::snow` module docs). Command: `cargo xtask report{} --only snow`.\n",
+            "\n### Snow (NACC) step-size robustness\n\nSnow {} r = 5 cm thrown at the ground at 3 m/s ({}D), 0.3 s, {} particles{}, Δx = {} m: footprint (5th–95th percentile width) {:.4} m at Δt = 1e-4 s vs {:.4} m at 5e-4 s (difference {:.1} %, stated tolerance 30 %); height (99th percentile) {:.4} vs {:.4} m (difference {:.1} %, tolerance 15 %): {}. Bulk of the deposit (25th–75th percentile width, reported only): {:.4} vs {:.4} m. Position-correction radius r = 1.1Δx (scene default). At Δx = 2.5 mm, Δt = 5e-4 s is Courant 0.6 at the 3 m/s impact and is refused by the CFL check (Δt ≤ 0.4Δx / max|v|): under the earlier, twice looser bound it ran and lost 57 % of the 2D footprint, which was converged in Δt up to Courant ≈ 0.5 (`xpbi_validation::snow` module docs). Command: `cargo xtask report{} --only snow`.\n",
             if sn.dimension == 3 { "ball" } else { "disc" },
             sn.dimension,
             sn.particles,

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use xpbd_core::builders::RopeBuilder;
 use xpbd_core::contact::Friction;
 use xpbd_core::prelude::*;
-use xpbi_continuum::observables::{nn_statistics, pile_observables};
-use xpbi_continuum::sand_column::{SandColumnConfig, sand_column_3d_scene};
+use xpbi_validation::observables::{nn_statistics, pile_observables};
+use xpbi_validation::sand_column::{SandColumnConfig, sand_column_3d_scene};
 
 const G: f64 = 9.81;
 
@@ -236,7 +236,7 @@ pub fn sand_column(particles: usize, seconds: f64, dir: &Path) -> Result<SandRes
 }
 
 fn sand_column_3d_positions_heights(particles: usize) -> Vec<f64> {
-    xpbi_continuum::sand_column::sand_column_3d_positions(particles)
+    xpbi_validation::sand_column::sand_column_3d_positions(particles)
         .0
         .iter()
         .map(|p| p.z)
@@ -245,7 +245,7 @@ fn sand_column_3d_positions_heights(particles: usize) -> Vec<f64> {
 
 /// Angle of repose: Drucker–Prager sand poured onto a rough plate, slope of the heap
 /// against the friction angle φ and against the flowing angle of the material's cone
-/// (`xpbi_continuum::repose`). The rows carry their dimension: the report pours in 2D, and
+/// (`xpbi_validation::repose`). The rows carry their dimension: the report pours in 2D, and
 /// in the full tier also in 3D.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReposeRow {
@@ -257,7 +257,7 @@ pub struct ReposeRow {
     /// angle in 2D (whose 2D cone is the Mohr–Coulomb cone of φ).
     pub material_angle: f64,
     /// Slope on which a steadily flowing layer of the material's cone is in limit equilibrium,
-    /// atan(d α/√2) (degrees; `xpbi_continuum::repose::flowing_slope_angle`).
+    /// atan(d α/√2) (degrees; `xpbi_validation::repose::flowing_slope_angle`).
     pub flowing_angle: f64,
     /// Heap slope (degrees): 3D radial fit, 2D mean of the flanks.
     pub slope_degrees: f64,
@@ -294,14 +294,14 @@ pub struct ReposeRow {
 /// tall at Δx = 2.5 mm, is too coarse for a slope; the full tier pours a quarter instead
 /// ([`angle_of_repose`]).
 ///
-/// [`ReposeConfig::quick`]: xpbi_continuum::repose::ReposeConfig::quick
-/// [`ReposeConfig::fine`]: xpbi_continuum::repose::ReposeConfig::fine
-/// [`ReposeConfig::fine_3d`]: xpbi_continuum::repose::ReposeConfig::fine_3d
-pub fn repose_config(phi: f64, quick: bool) -> xpbi_continuum::repose::ReposeConfig {
+/// [`ReposeConfig::quick`]: xpbi_validation::repose::ReposeConfig::quick
+/// [`ReposeConfig::fine`]: xpbi_validation::repose::ReposeConfig::fine
+/// [`ReposeConfig::fine_3d`]: xpbi_validation::repose::ReposeConfig::fine_3d
+pub fn repose_config(phi: f64, quick: bool) -> xpbi_validation::repose::ReposeConfig {
     let mut c = if quick {
-        xpbi_continuum::repose::ReposeConfig::quick(phi)
+        xpbi_validation::repose::ReposeConfig::quick(phi)
     } else {
-        xpbi_continuum::repose::ReposeConfig::fine(phi)
+        xpbi_validation::repose::ReposeConfig::fine(phi)
     };
     c.inflow_speed = 0.1;
     c
@@ -311,10 +311,10 @@ pub fn repose_config(phi: f64, quick: bool) -> xpbi_continuum::repose::ReposeCon
 /// single-threaded and deterministic): in 2D ([`repose_config`]), and in the full tier also in
 /// 3D ([`ReposeConfig::quarter_3d`], one quarter of the heap against two symmetry walls).
 ///
-/// [`ReposeConfig::quarter_3d`]: xpbi_continuum::repose::ReposeConfig::quarter_3d
+/// [`ReposeConfig::quarter_3d`]: xpbi_validation::repose::ReposeConfig::quarter_3d
 pub fn angle_of_repose(quick: bool) -> Result<Vec<ReposeRow>> {
     use xpbi_continuum::plasticity::drucker_prager_alpha;
-    use xpbi_continuum::repose::{ReposeConfig, flowing_slope_angle, run_angle_of_repose};
+    use xpbi_validation::repose::{ReposeConfig, flowing_slope_angle, run_angle_of_repose};
     let run = |(dimension, phi): (usize, f64)| -> Result<ReposeRow> {
         let start = std::time::Instant::now();
         let (c, r, material_angle) = if dimension == 2 {
@@ -378,7 +378,7 @@ fn concurrently<T: Copy + Send + Sync, R: Send>(
     })
 }
 
-/// Snow (NACC) step-size robustness (`xpbi_continuum::snow`): footprint and height at
+/// Snow (NACC) step-size robustness (`xpbi_validation::snow`): footprint and height at
 /// Δt = 1e-4 and 5e-4 s.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SnowResult {
@@ -417,10 +417,10 @@ fn two() -> usize {
 
 /// Runs the snow robustness pair at Δx = 5 mm (the two time steps concurrently): quick in 2D
 /// (316 particles), full in 3D (4224 particles, about 2.5 min). Not at Δx = 2.5 mm: there
-/// Δt = 5e-4 s exceeds the CFL bound at the 3 m/s impact and is refused (`xpbi_continuum::snow`);
+/// Δt = 5e-4 s exceeds the CFL bound at the 3 m/s impact and is refused (`xpbi_validation::snow`);
 /// at Δx = 1 cm the 80-particle 2D splash alone moves the footprint by 45 %.
 /// Samplings of the 2D snow disc averaged in the quick tier
-/// (`xpbi_continuum::snow::snow_footprint_ensemble`): the 2D splash is chaotic.
+/// (`xpbi_validation::snow::snow_footprint_ensemble`): the 2D splash is chaotic.
 pub const SNOW_2D_SAMPLINGS: usize = 4;
 
 pub fn snow_robustness(quick: bool) -> Result<SnowResult> {
@@ -429,9 +429,9 @@ pub fn snow_robustness(quick: bool) -> Result<SnowResult> {
     let dimension = if quick { 2 } else { 3 };
     let runs = concurrently(&[1e-4, 5e-4], |dt| {
         if quick {
-            xpbi_continuum::snow::snow_footprint_ensemble::<2>(dx, dt, 1, SNOW_2D_SAMPLINGS)
+            xpbi_validation::snow::snow_footprint_ensemble::<2>(dx, dt, 1, SNOW_2D_SAMPLINGS)
         } else {
-            xpbi_continuum::snow::snow_footprint::<3>(dx, dt, 1)
+            xpbi_validation::snow::snow_footprint::<3>(dx, dt, 1)
         }
         .map_err(anyhow::Error::from)
     })?;
@@ -452,7 +452,7 @@ pub fn snow_robustness(quick: bool) -> Result<SnowResult> {
     })
 }
 
-/// Particle uniformity through the 2D sand column collapse (`xpbi_continuum::uniformity`).
+/// Particle uniformity through the 2D sand column collapse (`xpbi_validation::uniformity`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct UniformityRow {
     /// Position-correction radius r / Δx (pairs ≥ 0.75 r).
@@ -498,15 +498,15 @@ pub fn uniformity(quick: bool) -> Result<Vec<UniformityRow>> {
         |r| {
             let start = std::time::Instant::now();
             let mut c = if quick {
-                let mut c = xpbi_continuum::uniformity::UniformityConfig::quick();
+                let mut c = xpbi_validation::uniformity::UniformityConfig::quick();
                 c.dt = 2e-4;
                 c.seconds = 0.5;
                 c
             } else {
-                xpbi_continuum::uniformity::UniformityConfig::fine()
+                xpbi_validation::uniformity::UniformityConfig::fine()
             };
             c.correction_radius = r;
-            let u = xpbi_continuum::uniformity::run_column_uniformity::<2>(&c)
+            let u = xpbi_validation::uniformity::run_column_uniformity::<2>(&c)
                 .map_err(anyhow::Error::from)?;
             Ok(UniformityRow {
                 correction_radius: r,

@@ -67,7 +67,7 @@ pub struct XpbiSettings {
     /// `0.4 · 2r / v_max` with r the particle radius). It is an accuracy bound, not a
     /// stability one: the kernels, `L_p` and neighbour lists are frozen on xⁿ, and a particle
     /// that moves a large fraction of Δx in one step leaves them behind. Measured on the 2D snow
-    /// ball at Δx = 2.5 mm (`crate::snow`): the footprint is converged in Δt up to a Courant
+    /// ball at Δx = 2.5 mm (`xpbi_validation::snow`): the footprint is converged in Δt up to a Courant
     /// number ≈ 0.5 and loses 57 % at 0.6, which the old bound `0.4 · support / max|v|`
     /// (Courant 0.8) admitted.
     pub cfl: f64,

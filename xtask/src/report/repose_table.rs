@@ -28,7 +28,7 @@ pub(super) fn write_repose_table(m: &mut String, rows: &[&ReposeRow], r0: &Repos
     let what = if r0.dimension == 3 {
         "3D: the library's sand (`Material::sand_with_friction(φ)`, Klár's cone α(φ), no calibration); slope = least-squares line through the top particle of every Δx × Δx column (the height map) between 20 % and 80 % of the heap height"
     } else {
-        "2D: the material is built with the plane-calibrated angle (`xpbi_continuum::repose::plane_calibrated_angle`), so that its 2D cone is the Mohr–Coulomb cone of φ; slope = mean of the two flanks' least-squares lines through the top particle of each 2Δx bin between 20 % and 80 % of the heap height"
+        "2D: the material is built with the plane-calibrated angle (`xpbi_validation::repose::plane_calibrated_angle`), so that its 2D cone is the Mohr–Coulomb cone of φ; slope = mean of the two flanks' least-squares lines through the top particle of each 2Δx bin between 20 % and 80 % of the heap height"
     };
     let budget = if r0.dimension == 3 {
         "Klár's 3D cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°: a 3D heap can stand at φ. The quarter domain gives a heap 10–17 particles tall for 4576 particles; the full tier only (about 12 minutes per angle on one core)"
@@ -38,7 +38,7 @@ pub(super) fn write_repose_table(m: &mut String, rows: &[&ReposeRow], r0: &Repos
     let tier_flag = if tier == Tier::Quick { " --quick" } else { "" };
     let _ = writeln!(
         m,
-        "\n### Angle of repose (XPBI Drucker–Prager sand, {}D)\n\n{setup}, {} m above a rough plate (μ = 1), at {} m/s; Δx = {} m, Δt = {:.1e} s, 1 s of settling (the heap at rest). {what}. Claim: the slope increases with φ and lies within 5° of φ. *Flowing angle* = atan(d α/√2), the slope on which a steadily shearing layer of the material's zero-dilatancy cone is in limit equilibrium (derived: `xpbi_continuum::repose::flowing_slope_angle`); a poured heap is built by small avalanches, so its flanks stand near it rather than at the static limit φ. {budget}. Command: `cargo xtask report{tier_flag} --only repose`.\n\n| φ | material φ | flowing angle | slope | flanks | slope − flowing angle | deviation from φ | height (m) | half-width (m) | wall (s) |\n|---|---|---|---|---|---|---|---|---|---|",
+        "\n### Angle of repose (XPBI Drucker–Prager sand, {}D)\n\n{setup}, {} m above a rough plate (μ = 1), at {} m/s; Δx = {} m, Δt = {:.1e} s, 1 s of settling (the heap at rest). {what}. Claim: the slope increases with φ and lies within 5° of φ. *Flowing angle* = atan(d α/√2), the slope on which a steadily shearing layer of the material's zero-dilatancy cone is in limit equilibrium (derived: `xpbi_validation::repose::flowing_slope_angle`); a poured heap is built by small avalanches, so its flanks stand near it rather than at the static limit φ. {budget}. Command: `cargo xtask report{tier_flag} --only repose`.\n\n| φ | material φ | flowing angle | slope | flanks | slope − flowing angle | deviation from φ | height (m) | half-width (m) | wall (s) |\n|---|---|---|---|---|---|---|---|---|---|",
         r0.dimension, r0.inlet_height, r0.inflow_speed, r0.spacing, r0.dt,
     );
     for r in rows {

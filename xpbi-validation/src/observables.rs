@@ -223,7 +223,7 @@ fn descent_angle_degrees(pts: &[(f64, f64)]) -> f64 {
 ///
 /// ```
 /// use nalgebra::Vector3;
-/// use xpbi_continuum::observables::heap_surface_slope_3d;
+/// use xpbi_validation::observables::heap_surface_slope_3d;
 /// // A filled cone of slope 30° (tan = 0.577), radius 0.1 m, sampled on a 2 mm lattice.
 /// let (dx, t) = (0.002, 30f64.to_radians().tan());
 /// let mut x = Vec::new();

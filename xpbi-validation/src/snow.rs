@@ -14,7 +14,7 @@
 //!
 //! * 2D, Δx = 5 mm (316 particles): 0.594 / 0.478 m (19.6 %), heights 0.0570 / 0.0501 m
 //!   (12 %) with the paper's XSPH weight V_b (earlier builds: 0.579 / 0.495 m, 14.6 %); with
-//!   the momentum-conserving weight ([`crate::xsph::pair_volume`]) one sampling gives
+//!   the momentum-conserving weight ([`xpbi_continuum::xsph::pair_volume`]) one sampling gives
 //!   0.610 / 0.402 m (34 %), and the mean over four samplings ([`snow_footprint_ensemble`],
 //!   what the quick tier reports) 0.560 / 0.430 m (23.2 %), heights 0.0470 / 0.0535 m
 //!   (13.8 %): within the tolerance;
@@ -23,7 +23,7 @@
 //!   heights 0.0407 / 0.0412 m (1.2 %) with the conserving weight: within the tolerance with
 //!   margin (the full tier of `cargo xtask report` runs this pair);
 //! * 2D, Δx = 2.5 mm (1264 particles): Δt = 5e-4 s is refused by the CFL check
-//!   ([`crate::XpbiSettings::cfl`]: Δt ≤ 0.4 Δx / max|v| = 3.3e-4 s at the 3 m/s impact), and
+//!   ([`xpbi_continuum::XpbiSettings::cfl`]: Δt ≤ 0.4 Δx / max|v| = 3.3e-4 s at the 3 m/s impact), and
 //!   so, later in the run, are 3e-4 and 2.5e-4 s (splash particles reach 3.4–4.2 m/s).
 //!
 //! Why the bound is `0.4 Δx / max|v|`: with the earlier, twice looser `0.4 · support / max|v|`
@@ -42,10 +42,10 @@
 
 use nalgebra::SVector;
 
-use crate::builders::{set_initial_hardening, snow_ball_scene};
-use crate::error::XpbiError;
 use crate::observables::percentile;
-use crate::scene::SceneOptions;
+use xpbi_continuum::builders::{set_initial_hardening, snow_ball_scene};
+use xpbi_continuum::error::XpbiError;
+use xpbi_continuum::scene::SceneOptions;
 
 /// Final footprint and height of one run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -152,7 +152,7 @@ pub fn snow_footprint_ensemble<const D: usize>(
         c[D - 1] = height;
         let mut shift = SVector::<f64, D>::zeros();
         shift[0] = spacing * k as f64 / members as f64;
-        let x: Vec<SVector<f64, D>> = crate::scene::lattice_box(
+        let x: Vec<SVector<f64, D>> = xpbi_continuum::scene::lattice_box(
             c - SVector::repeat(radius) - shift,
             c + SVector::repeat(radius),
             spacing,
@@ -160,7 +160,8 @@ pub fn snow_footprint_ensemble<const D: usize>(
         .into_iter()
         .filter(|p| (p - c).norm() < radius)
         .collect();
-        let mut s = crate::scene::ContinuumScene::new(&x, crate::Material::snow(), o)?;
+        let mut s =
+            xpbi_continuum::scene::ContinuumScene::new(&x, xpbi_continuum::Material::snow(), o)?;
         for v in s.sim.particles_mut().v.iter_mut() {
             v[D - 1] = -speed;
         }

@@ -9,19 +9,19 @@
 //! over the interior ones (full neighbourhood). The result keeps the worst value of each over
 //! the run and the final pile.
 //!
-//! The position correction's radius `r` (pairs ≥ 0.75 r, [`crate::contact::SpacingConstraints`])
+//! The position correction's radius `r` (pairs ≥ 0.75 r, [`xpbi_continuum::contact::SpacingConstraints`])
 //! is a parameter: the paper's value could not be read; the scene default is
-//! [`crate::scene::DEFAULT_CORRECTION_RADIUS`] = 1.1 (pairs ≥ 0.825Δx, the reason and the sweep
+//! [`xpbi_continuum::scene::DEFAULT_CORRECTION_RADIUS`] = 1.1 (pairs ≥ 0.825Δx, the reason and the sweep
 //! 1.0–1.2 are in [`SceneOptions::correction_radius`]). With `r = Δx` the mean NN distance
 //! falls to 0.827Δx (Δx = 5 mm): the column compacts by rearrangement that F does not see.
 
 use nalgebra::SVector;
 
-use crate::builders::column;
-use crate::error::XpbiError;
-use crate::material::Material;
 use crate::observables::{PileObservables, nn_statistics_split, pile_observables};
-use crate::scene::{ContinuumScene, SceneOptions};
+use xpbi_continuum::builders::column;
+use xpbi_continuum::error::XpbiError;
+use xpbi_continuum::material::Material;
+use xpbi_continuum::scene::{ContinuumScene, SceneOptions};
 
 /// What to run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,7 +55,7 @@ impl UniformityConfig {
             dt: 1e-4,
             seconds: 0.6,
             sample_interval: 0.05,
-            correction_radius: crate::scene::DEFAULT_CORRECTION_RADIUS,
+            correction_radius: xpbi_continuum::scene::DEFAULT_CORRECTION_RADIUS,
             threads: 1,
         }
     }
@@ -107,7 +107,7 @@ impl UniformityResult {
 /// Runs the collapse and samples (module docs).
 ///
 /// ```
-/// use xpbi_continuum::uniformity::{UniformityConfig, run_column_uniformity};
+/// use xpbi_validation::uniformity::{UniformityConfig, run_column_uniformity};
 /// let mut c = UniformityConfig::quick();
 /// c.seconds = 0.01;
 /// c.sample_interval = 0.005;

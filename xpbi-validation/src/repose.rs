@@ -18,7 +18,7 @@
 //! and a *flowing* layer of a zero-dilatancy, coaxial cone (this crate's Drucker–Prager
 //! return mapping, Klár et al. 2016, keeps tr ε) is in limit equilibrium on a flatter slope:
 //! in steady simple shear only the shear stress is deviatoric, so `tan θ = d α / √2`
-//! ([`flowing_slope_angle`], derived). In 2D (plane, d = 2) the cone of [`crate::plasticity`]
+//! ([`flowing_slope_angle`], derived). In 2D (plane, d = 2) the cone of [`xpbi_continuum::plasticity`]
 //! with `α = √(2/3)·2 sin φ/(3 − sin φ)` is, in principal stresses,
 //! `|τ₁ − τ₂|/√2 = −α (τ₁ + τ₂)`, i.e. Mohr–Coulomb with `sin φ₂ᴅ = √2 α`
 //! (derived): φ₂ᴅ = 17.3°, 27.5°, 39.0° for φ = 20°, 30°, 40° ([`plane_friction_angle`]);
@@ -72,18 +72,18 @@
 
 use nalgebra::SVector;
 
-use crate::emitter::Nozzle;
-use crate::error::XpbiError;
-use crate::material::Material;
 use crate::observables::{heap_surface_slope_3d, horizontal_distances, percentile, surface_slope};
-use crate::plasticity::drucker_prager_alpha;
-use crate::scene::{ContinuumScene, SceneOptions};
+use xpbi_continuum::emitter::Nozzle;
+use xpbi_continuum::error::XpbiError;
+use xpbi_continuum::material::Material;
+use xpbi_continuum::plasticity::drucker_prager_alpha;
+use xpbi_continuum::scene::{ContinuumScene, SceneOptions};
 
 /// The Mohr–Coulomb friction angle (degrees) of the 2D Drucker–Prager cone built for `φ`:
 /// `asin(√2 α_DP(φ))` (module docs).
 ///
 /// ```
-/// let p = xpbi_continuum::repose::plane_friction_angle(30.0);
+/// let p = xpbi_validation::repose::plane_friction_angle(30.0);
 /// assert!((p - 27.5).abs() < 0.05);
 /// ```
 pub fn plane_friction_angle(friction_degrees: f64) -> f64 {
@@ -98,7 +98,7 @@ pub fn plane_friction_angle(friction_degrees: f64) -> f64 {
 /// [`drucker_prager_alpha`]): 22.8°, 32.3°, 40.8° for φ = 20°, 30°, 40°.
 ///
 /// ```
-/// use xpbi_continuum::repose::{plane_calibrated_angle, plane_friction_angle};
+/// use xpbi_validation::repose::{plane_calibrated_angle, plane_friction_angle};
 /// for phi in [20.0, 30.0, 40.0] {
 ///     assert!((plane_friction_angle(plane_calibrated_angle(phi)) - phi).abs() < 1e-9);
 /// }
@@ -111,7 +111,7 @@ pub fn plane_calibrated_angle(friction_degrees: f64) -> f64 {
 }
 
 /// The slope (degrees) on which a steadily shearing layer of the Drucker–Prager material of
-/// [`crate::plasticity`] (cone `α tr τ + ‖dev τ‖ ≤ 0`, zero dilatancy, flow coaxial with the
+/// [`xpbi_continuum::plasticity`] (cone `α tr τ + ‖dev τ‖ ≤ 0`, zero dilatancy, flow coaxial with the
 /// stress) is in limit equilibrium, in dimension `dim` (derived): steady simple shear parallel
 /// to the slope has a strain rate with only the shear components, so `dev τ` has only the
 /// shear component `s` (`‖dev τ‖ = √2 s`) and every normal stress equals `−p`,
@@ -125,7 +125,7 @@ pub fn plane_calibrated_angle(friction_degrees: f64) -> f64 {
 ///
 /// ```
 /// use xpbi_continuum::plasticity::drucker_prager_alpha;
-/// use xpbi_continuum::repose::flowing_slope_angle;
+/// use xpbi_validation::repose::flowing_slope_angle;
 /// assert!((flowing_slope_angle(drucker_prager_alpha(30.0), 3) - 34.7).abs() < 0.05);
 /// let plane = 30f64.to_radians().sin() / 2f64.sqrt();
 /// assert!((flowing_slope_angle(plane, 2) - 26.57).abs() < 0.01);
@@ -158,9 +158,9 @@ pub struct ReposeConfig {
     /// Coulomb coefficient of the plate.
     pub ground_friction: f64,
     /// XSPH velocity smoothing. The tiers use the rate whose coefficient at their own step is
-    /// the paper's c = 0.01 ([`crate::xsph::Xsph::matching`]), with which their slopes were
+    /// the paper's c = 0.01 ([`xpbi_continuum::xsph::Xsph::matching`]), with which their slopes were
     /// measured; as a rate it no longer changes when Δt does.
-    pub xsph: crate::xsph::Xsph,
+    pub xsph: xpbi_continuum::xsph::Xsph,
     /// XPBI position correction on/off.
     pub spacing_constraints: bool,
     /// Worker threads (0 = rayon's pool).
@@ -207,7 +207,7 @@ impl ReposeConfig {
             inlet_height: 0.1,
             settle_time: 1.0,
             ground_friction: 1.0,
-            xsph: crate::xsph::Xsph::matching(0.01, 5e-4),
+            xsph: xpbi_continuum::xsph::Xsph::matching(0.01, 5e-4),
             spacing_constraints: true,
             threads: 1,
             plane_calibrated: true,
@@ -221,12 +221,12 @@ impl ReposeConfig {
         Self {
             spacing: 0.0025,
             dt: 2.5e-4,
-            xsph: crate::xsph::Xsph::matching(0.01, 2.5e-4),
+            xsph: xpbi_continuum::xsph::Xsph::matching(0.01, 2.5e-4),
             ..Self::quick(friction_angle)
         }
     }
 
-    /// A 3D pour ([`crate::Material::sand_with_friction`]`(φ)`, Klár's cone, no calibration):
+    /// A 3D pour ([`xpbi_continuum::Material::sand_with_friction`]`(φ)`, Klár's cone, no calibration):
     /// Δx = 2.5 mm, 0.1 L (≈ 6500 particles) poured through a 1.5 cm-radius inlet 0.1 m above
     /// the plate at 0.1 m/s (≈ 1.4 s), Δt = 2.5e-4 s, 1 s of settling, plate μ = 1. Still too
     /// coarse for a slope (module docs: heaps 7–12 particles tall); at Δx = 5 mm a heap of
@@ -235,7 +235,7 @@ impl ReposeConfig {
         Self {
             spacing: 0.0025,
             dt: 2.5e-4,
-            xsph: crate::xsph::Xsph::matching(0.01, 2.5e-4),
+            xsph: xpbi_continuum::xsph::Xsph::matching(0.01, 2.5e-4),
             poured_volume: 1e-4,
             inlet_half_width: 0.015,
             inflow_speed: 0.1,
@@ -254,7 +254,7 @@ impl ReposeConfig {
         Self {
             spacing: 0.005,
             dt: 2.5e-4,
-            xsph: crate::xsph::Xsph::matching(0.01, 2.5e-4),
+            xsph: xpbi_continuum::xsph::Xsph::matching(0.01, 2.5e-4),
             poured_volume: 5.7e-4,
             inlet_half_width: 0.04,
             inflow_speed: 0.1,
@@ -367,7 +367,7 @@ pub fn pouring_scene<const D: usize>(
 /// Pours, settles and measures (module docs).
 ///
 /// ```
-/// use xpbi_continuum::repose::{ReposeConfig, run_angle_of_repose};
+/// use xpbi_validation::repose::{ReposeConfig, run_angle_of_repose};
 /// let mut c = ReposeConfig::quick(30.0);
 /// c.poured_volume = 2e-4; // a few particles only
 /// c.settle_time = 0.0;

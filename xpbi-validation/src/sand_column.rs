@@ -7,10 +7,10 @@ use std::time::Instant;
 use nalgebra::Vector3;
 use xpbd_core::constraint::ConstraintKind;
 
-use crate::error::XpbiError;
-use crate::material::Material;
 use crate::observables::pile_observables;
-use crate::scene::{ContinuumScene, SceneOptions, lattice_box};
+use xpbi_continuum::error::XpbiError;
+use xpbi_continuum::material::Material;
+use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 
 /// What to run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -27,8 +27,8 @@ pub struct SandColumnConfig {
     pub iterations: usize,
     /// Friction angle (degrees).
     pub friction_angle: f64,
-    /// Grouping of the coloured sweep (see [`crate::continuum::SweepOrder`]).
-    pub sweep: crate::continuum::SweepOrder,
+    /// Grouping of the coloured sweep (see [`xpbi_continuum::continuum::SweepOrder`]).
+    pub sweep: xpbi_continuum::continuum::SweepOrder,
     /// Adaptive steps of at most `dt` below the CFL bound (`xpbd_core::Simulation::advance`)
     /// instead of fixed steps of `dt`.
     pub adaptive: bool,
@@ -44,7 +44,7 @@ impl SandColumnConfig {
             dt: 1e-4,
             iterations: 10,
             friction_angle: 30.0,
-            sweep: crate::continuum::SweepOrder::Slabs,
+            sweep: xpbi_continuum::continuum::SweepOrder::Slabs,
             adaptive: false,
         }
     }
@@ -74,7 +74,7 @@ pub struct SandColumnReport {
     /// Steps taken.
     pub steps: usize,
     /// Colours (parallel phases) of the continuum's sweep in the last step: 27 for the cell
-    /// colouring in 3D, 2 for slabs (see [`crate::continuum::SweepOrder`]).
+    /// colouring in 3D, 2 for slabs (see [`xpbi_continuum::continuum::SweepOrder`]).
     pub colours: usize,
     /// Mean neighbours per particle (Σ|N(p)|/N) at the end.
     pub mean_neighbours: f64,
@@ -155,7 +155,7 @@ impl SandColumnReport {
 /// Column particle positions and the spacing `Δx = (0.016 m³ / N)^{1/3}`.
 ///
 /// ```
-/// let (x, dx) = xpbi_continuum::sand_column::sand_column_3d_positions(1000);
+/// let (x, dx) = xpbi_validation::sand_column::sand_column_3d_positions(1000);
 /// assert!((x.len() as f64 - 1000.0).abs() < 300.0);
 /// assert!(dx > 0.02 && dx < 0.03);
 /// ```
@@ -214,7 +214,7 @@ pub fn process_cpu_seconds() -> f64 {
 /// Runs the column for `config.seconds` and measures (see [`SandColumnReport`]).
 ///
 /// ```
-/// use xpbi_continuum::sand_column::{SandColumnConfig, run_sand_column_3d};
+/// use xpbi_validation::sand_column::{SandColumnConfig, run_sand_column_3d};
 /// let mut c = SandColumnConfig::new(300);
 /// c.seconds = 2e-3;
 /// let r = run_sand_column_3d(&c).unwrap();
