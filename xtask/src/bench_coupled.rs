@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use xpbd_scene::interaction::{BodyKind, InteractionSpec};
-use xpbd_scene::{SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneFile, build_scene};
 
 /// One line of `cargo xtask bench coupled`.
 #[derive(Debug, Clone, Serialize)]
@@ -63,12 +63,13 @@ struct Run {
     sand_above_cloth: Option<f64>,
 }
 
-fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result<Run> {
+/// The scene at `path`, `frames` long on `threads`, its bodies touching or (`coupled` false)
+/// every pair listed as not touching.
+fn build(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result<BuiltScene> {
     let mut scene = SceneFile::load(path)?;
     scene.time.frames = frames;
     scene.solver.threads = threads;
     if !coupled {
-        // Every pair of bodies listed as not touching.
         let names: Vec<String> = build_scene(scene.clone(), path)?
             .bodies
             .iter()
@@ -83,16 +84,12 @@ fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result
             })
             .collect();
     }
-    let mut s = build_scene(scene, path)?;
-    let steps = frames * s.scene.time.steps_per_frame;
-    let mut wall = 0.0;
-    for _ in 0..steps {
-        let start = Instant::now();
-        s.step().with_context(|| format!("{}", path.display()))?;
-        wall += start.elapsed().as_secs_f64();
-    }
-    // The simulation's own per-block totals over every step it took (a scene step may be
-    // several adaptive steps).
+    Ok(build_scene(scene, path)?)
+}
+
+/// What one run measured, from its wall time and the simulation's own per-block totals over
+/// every step it took (a scene step may be several adaptive steps).
+fn measure(s: &BuiltScene, wall: f64, steps: usize) -> Run {
     let totals = s.sim.block_seconds();
     let (mut search, mut coupling) = (0.0, 0.0);
     let mut blocks = Vec::new();
@@ -114,7 +111,7 @@ fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result
     let (first, last) = (&s.bodies[0], &s.bodies[s.bodies.len() - 1]);
     let sand_above_cloth = (first.kind == BodyKind::Cloth && last.kind == BodyKind::Continuum)
         .then(|| lowest(last.particles.clone()) - lowest(first.particles.clone()));
-    Ok(Run {
+    Run {
         us_per_step: 1e6 * wall / steps as f64,
         steps,
         search_share: search / wall,
@@ -122,10 +119,10 @@ fn run_once(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result
         blocks,
         particles: x.len(),
         sand_above_cloth,
-    })
+    }
 }
 
-/// Runs `scene` coupled and with colliders only, in this order, in one process (a relative
+/// Runs `scene` coupled and with colliders only, step by step in turn, in one process (a relative
 /// path is taken from the workspace root, as `cargo xtask` runs there).
 pub fn bench_coupled(scene: &Path, frames: usize, threads: usize) -> Result<CoupledBenchLine> {
     let path = if scene.is_relative() && !scene.exists() {
@@ -133,8 +130,21 @@ pub fn bench_coupled(scene: &Path, frames: usize, threads: usize) -> Result<Coup
     } else {
         scene.to_path_buf()
     };
-    let coupled = run_once(&path, frames, threads, true)?;
-    let alone = run_once(&path, frames, threads, false)?;
+    // The two runs step in turn (one step coupled, one step with colliders only), so that a
+    // change of the machine's load during the benchmark falls on both alike.
+    let mut with = build(&path, frames, threads, true)?;
+    let mut without = build(&path, frames, threads, false)?;
+    let steps = frames * with.scene.time.steps_per_frame;
+    let mut wall = [0.0; 2];
+    for _ in 0..steps {
+        for (s, w) in [&mut with, &mut without].into_iter().zip(&mut wall) {
+            let start = Instant::now();
+            s.step().with_context(|| format!("{}", path.display()))?;
+            *w += start.elapsed().as_secs_f64();
+        }
+    }
+    let coupled = measure(&with, wall[0], steps);
+    let alone = measure(&without, wall[1], steps);
     Ok(CoupledBenchLine {
         bench: "coupled",
         scene: scene.display().to_string(),
