@@ -77,6 +77,7 @@ pub mod simulation;
 pub mod svd;
 pub mod xpbi;
 mod xpbi_device;
+mod xpbi_layout;
 pub mod xpbi_scene;
 
 pub use backend::{ContactConstraints, CpuBackend, StepBackend};

@@ -28,7 +28,6 @@
 
 use std::sync::Arc;
 
-use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::grid::{GridParams, ScanParams, groups};
@@ -36,75 +35,18 @@ use crate::plasticity::GpuPlastic;
 use crate::xpbi_device::{
     Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, read_bytes, storage,
 };
+use crate::xpbi_layout::{COLOURS, storage_bytes};
+pub use crate::xpbi_layout::{
+    GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS,
+};
 use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 use xpbd_core::SolverKind;
 use xpbi_continuum::plasticity::PlasticModel;
 
-/// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, group 0 bindings 1–21).
-pub const XPBI_STORAGE_BUFFERS: u32 = 21;
-
 const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
 const FLAG_AVERAGED: u32 = 4;
-
-/// `struct XpbiParams` of `xpbi.wgsl`.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable)]
-pub struct GpuXpbiParams {
-    n: u32,
-    n_planes: u32,
-    flags: u32,
-    pad0: u32,
-    dt: f32,
-    inv_dt: f32,
-    omega: f32,
-    support: f32,
-    kernel_scale: f32,
-    pinv_threshold: f32,
-    xsph: f32,
-    min_distance: f32,
-    spacing2: f32,
-    damping: f32,
-    contact_accel: f32,
-    pad1: f32,
-    gravity: [f32; 4],
-    planes: [[f32; 4]; MAX_PLANES],
-    friction_s: [f32; 4],
-    friction_k: [f32; 4],
-    plastic: GpuPlastic,
-}
-
-/// `struct ColourParams` of `xpbi.wgsl` (one per colour, at a dynamic offset).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Pod, Zeroable)]
-pub struct GpuColourParams {
-    offset: [u32; 4],
-    dims: [u32; 4],
-    count: [u32; 4],
-    pad: [u32; 4],
-}
-
-/// Colours of the coloured Gauss-Seidel sweep (3 per axis).
-pub(crate) const COLOURS: usize = 27;
-
-/// Names of the `xpbi.wgsl` entry points, in the order of [`Pipes`].
-pub const XPBI_ENTRY_POINTS: [&str; 14] = [
-    "stats",
-    "volumes",
-    "count_incidence",
-    "frozen",
-    "predict",
-    "solve",
-    "apply",
-    "velocities",
-    "xsph",
-    "xsph_apply",
-    "update_f",
-    "gs_contacts",
-    "gs_spacing",
-    "gs_xpbi",
-];
 
 /// An XPBI continuum on the device (see the module docs).
 #[derive(Debug)]
@@ -129,10 +71,6 @@ pub struct GpuXpbi {
     neighbours: usize,
     steps: u64,
     time: f64,
-}
-
-pub(crate) fn storage_bytes(len: usize, stride: usize) -> u64 {
-    (len.max(1) * stride) as u64
 }
 
 fn mat_cols(m: &Matrix3<f64>) -> [[f32; 4]; 3] {

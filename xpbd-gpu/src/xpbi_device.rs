@@ -1,9 +1,10 @@
-//! Device plumbing of [`crate::xpbi`]: buffers, bind group layouts, pipelines, read-back.
+//! Device plumbing of the XPBI step (`crate::xpbi`): buffers, bind group layouts, pipelines,
+//! read-back.
 
 use std::sync::mpsc;
 
 use crate::grid::GridParams;
-use crate::xpbi::{
+use crate::xpbi_layout::{
     COLOURS, GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS, storage_bytes,
 };
 use crate::{GpuContext, GpuError};

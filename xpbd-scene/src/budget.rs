@@ -165,19 +165,3 @@ pub fn available_memory() -> Option<u64> {
     }
     (available > 0).then_some(available)
 }
-
-/// `1.5 GB`-style text (powers of 1000).
-pub fn human_bytes(bytes: f64) -> String {
-    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
-    let mut v = bytes;
-    let mut u = 0;
-    while v >= 1000.0 && u + 1 < UNITS.len() {
-        v /= 1000.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{v:.0} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}

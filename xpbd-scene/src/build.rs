@@ -559,7 +559,7 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
         // the layers first name them (`material` alone: one entry); `entry[j]` is layer j's.
         let mut table: Vec<(u32, xpbi_continuum::Material)> = Vec::new();
         let mut entry: Vec<u8> = Vec::new();
-        for (j, name) in crate::layers::material_names(c).into_iter().enumerate() {
+        for (j, name) in crate::continuum::material_names(c).into_iter().enumerate() {
             let lfield = if c.layer.is_empty() {
                 field.clone()
             } else {

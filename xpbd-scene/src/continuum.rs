@@ -291,7 +291,7 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
     let f = |s: &str| format!("continuum[{k}].{s}");
     v.length(&f("spacing"), c.spacing);
     v.finite3(&f("velocity"), c.velocity);
-    crate::layers::validate_layers(v, k, c);
+    validate_layers(v, k, c);
     if let (Some(region), true) = (&c.region, c.layer.is_empty()) {
         validate_region(v, &f("region"), region, c);
     }
@@ -447,4 +447,68 @@ pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>, Vec<usize
         })
         .collect();
     (x, hold, layer)
+}
+
+/// Checks the form of `[[continuum]]` (`material` + `region`, or `layer`, exactly one of the
+/// two) and each layer's region.
+pub(crate) fn validate_layers(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) {
+    let f = |s: &str| format!("continuum[{k}].{s}");
+    if c.layer.is_empty() {
+        if c.material.is_none() {
+            v.check_text(
+                &f("material"),
+                "absent".into(),
+                false,
+                "a continuum needs `material` and `region`, or `[[continuum.layer]]` entries",
+            );
+        }
+        if c.region.is_none() {
+            v.check_text(
+                &f("region"),
+                "absent".into(),
+                false,
+                "a continuum needs `material` and `region`, or `[[continuum.layer]]` entries",
+            );
+        }
+        return;
+    }
+    let given: Vec<&str> = [
+        c.material.as_ref().map(|_| "material"),
+        c.region.as_ref().map(|_| "region"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    v.check_text(
+        &f("layer"),
+        format!("{} layers and {}", c.layer.len(), given.join(" + ")),
+        given.is_empty(),
+        "give either `material` + `region` or `[[continuum.layer]]` entries, not both",
+    );
+    v.check(
+        &f("layer"),
+        c.layer.len() as f64,
+        c.layer.len() <= crate::layers::MAX_LAYERS,
+        "a continuum has at most 256 layers",
+    );
+    for (j, l) in c.layer.iter().enumerate() {
+        let field = f(&format!("layer[{j}].region"));
+        validate_region(v, &field, &l.region, c);
+        v.check_text(
+            &field,
+            "nozzle".into(),
+            !matches!(l.region, RegionSpec::Nozzle(_)),
+            "a layer's region is a box, ball or cylinder (a nozzle feeds a whole body)",
+        );
+    }
+}
+
+/// The material names of a body, one per layer (`material` alone: that one; none when the
+/// form is invalid, which validation reports).
+pub(crate) fn material_names(c: &ContinuumSpec) -> Vec<&str> {
+    if c.layer.is_empty() {
+        c.material.as_deref().into_iter().collect()
+    } else {
+        c.layer.iter().map(|l| l.material.as_str()).collect()
+    }
 }

@@ -154,9 +154,9 @@ pub enum SceneError {
     #[error(
         "{}: the scene would allocate about {}, more than the {} available (largest part: field `{field}` = {value}, about {})",
         file.display(),
-        crate::budget::human_bytes(*total),
-        crate::budget::human_bytes(*available as f64),
-        crate::budget::human_bytes(*part)
+        human_bytes(*total),
+        human_bytes(*available as f64),
+        human_bytes(*part)
     )]
     TooLarge {
         /// The scene file.
@@ -403,5 +403,21 @@ impl SceneError {
             _ => {}
         }
         self
+    }
+}
+
+/// `1.5 GB`-style text (powers of 1000).
+pub(crate) fn human_bytes(bytes: f64) -> String {
+    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
+    let mut v = bytes;
+    let mut u = 0;
+    while v >= 1000.0 && u + 1 < UNITS.len() {
+        v /= 1000.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{v:.0} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
     }
 }
