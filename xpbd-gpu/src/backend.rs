@@ -5,7 +5,7 @@ use nalgebra::Vector3;
 use xpbd_core::constraint::{ConstraintKind, SubstepContext};
 use xpbd_core::{Particles, Simulation, Vector};
 
-use crate::{Collider, GpuError, Scene, SceneBlock};
+use crate::{GpuError, Scene, SceneBlock, SceneCollider};
 
 /// Step a scene and read its state back, whatever runs it.
 pub trait StepBackend {
@@ -23,16 +23,16 @@ pub trait StepBackend {
 
 /// Contact constraints `C = dist(x_p, collider_k) ≥ 0`, one per (particle, collider), index
 /// `p · K + k`, so each particle meets the colliders in list order as on the GPU. Unilateral,
-/// compliance 0. Friction is applied in `end_substep` (see [`Collider`]).
+/// compliance 0. Friction is applied in `end_substep` (see [`SceneCollider`]).
 #[derive(Debug, Clone)]
 pub struct ContactConstraints {
-    colliders: Vec<Collider>,
+    colliders: Vec<SceneCollider>,
     particle_ids: Vec<u32>,
 }
 
 impl ContactConstraints {
     /// Contacts of every particle with every collider.
-    pub fn new(colliders: Vec<Collider>, n_particles: usize) -> Self {
+    pub fn new(colliders: Vec<SceneCollider>, n_particles: usize) -> Self {
         Self {
             colliders,
             particle_ids: (0..n_particles as u32).collect(),

@@ -10,7 +10,7 @@ use bytemuck::{Pod, Zeroable};
 use xpbd_core::constraint::ConstraintKind;
 use xpbd_core::schedule::Schedule;
 
-use crate::{Collider, GpuError, MAX_COLLIDERS, Scene, SceneBlock};
+use crate::{GpuError, MAX_COLLIDERS, Scene, SceneBlock, SceneCollider};
 
 /// `struct Params` of the shader (uniform, written when `h` changes).
 #[repr(C)]
@@ -283,9 +283,9 @@ pub fn arity(kind: u32) -> usize {
     if kind == KIND_DISTANCE { 2 } else { 4 }
 }
 
-fn pack_collider(c: &Collider) -> GpuCollider {
+fn pack_collider(c: &SceneCollider) -> GpuCollider {
     match *c {
-        Collider::Plane {
+        SceneCollider::Plane {
             normal,
             offset,
             friction,
@@ -298,7 +298,7 @@ fn pack_collider(c: &Collider) -> GpuCollider {
                 pad: [0; 2],
             }
         }
-        Collider::Sphere {
+        SceneCollider::Sphere {
             centre,
             radius,
             friction,

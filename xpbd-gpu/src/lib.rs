@@ -32,7 +32,7 @@
 //! validation errors (recorded by an uncaptured-error handler).
 //!
 //! Implemented kinds: distance, dihedral bending, tetrahedral volume; plane and sphere
-//! colliders with Coulomb friction ([`Collider`]). Not implemented on the GPU: kinematic
+//! colliders with Coulomb friction ([`SceneCollider`]). Not implemented on the GPU: kinematic
 //! targets and residual/energy diagnostics (typed `Unsupported` errors), the other
 //! constraint kinds of xpbd-core (not representable in [`SceneBlock`]).
 //!
@@ -83,7 +83,7 @@ pub mod xpbi_scene;
 pub use backend::{ContactConstraints, CpuBackend, StepBackend};
 pub use context::{AdapterRequest, GpuContext, context_for_test};
 pub use error::GpuError;
-pub use scene::{Collider, MAX_COLLIDERS, Scene, SceneBlock};
+pub use scene::{MAX_COLLIDERS, Scene, SceneBlock, SceneCollider};
 pub use simulation::GpuSimulation;
 pub use xpbi::GpuXpbi;
 pub use xpbi_scene::{Plane, XpbiGpuScene};

@@ -51,13 +51,14 @@ impl SceneBlock {
     }
 }
 
-/// A static collider. Contact is the unilateral constraint `C(x) ≥ 0` projected with zero
+/// A static collider of the GPU XPBD scene (plane or sphere; the core's collider model is
+/// `xpbd_core::contact::Collider`). Contact is the unilateral constraint `C(x) ≥ 0` projected with zero
 /// compliance after the constraint passes of every iteration; friction is Coulomb's law at
 /// velocity level at the end of each substep: the tangential velocity loses
 /// `min(μ w λ / h, |v_t|)`, where `λ/h²` is the normal force (Macklin et al. 2019, "Small
 /// steps in physics simulation", §4.1 friction, applied per particle).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Collider {
+pub enum SceneCollider {
     /// Half-space `n·x ≥ offset` (`n` is normalised when packed).
     Plane {
         /// Outward normal (non-zero).
@@ -78,7 +79,7 @@ pub enum Collider {
     },
 }
 
-impl Collider {
+impl SceneCollider {
     /// Checks finiteness, a non-zero normal, a positive radius and `μ ≥ 0`.
     pub fn validate(&self, index: usize) -> Result<(), GpuError> {
         let bad = |field, value, reason| GpuError::InvalidCollider {
@@ -171,7 +172,7 @@ pub struct Scene {
     /// Constraint blocks, solved in order.
     pub blocks: Vec<SceneBlock>,
     /// Colliders (at most [`MAX_COLLIDERS`]).
-    pub colliders: Vec<Collider>,
+    pub colliders: Vec<SceneCollider>,
 }
 
 impl Scene {
@@ -192,7 +193,7 @@ impl Scene {
     }
 
     /// Adds a collider.
-    pub fn with_collider(mut self, collider: Collider) -> Self {
+    pub fn with_collider(mut self, collider: SceneCollider) -> Self {
         self.colliders.push(collider);
         self
     }

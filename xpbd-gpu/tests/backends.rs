@@ -16,7 +16,7 @@ use nalgebra::Vector3;
 use xpbd_core::builders::{ClothGrid, RopeBuilder};
 use xpbd_core::constraint::DistanceConstraints;
 use xpbd_core::{Particles, SolverKind, SolverSettings, Vector};
-use xpbd_gpu::{Collider, GpuContext, Scene, SceneBlock, StepBackend, context_for_test};
+use xpbd_gpu::{GpuContext, Scene, SceneBlock, SceneCollider, StepBackend, context_for_test};
 
 const EPS32: f64 = f32::EPSILON as f64;
 
@@ -251,7 +251,7 @@ fn gpu_runs_are_bit_identical() {
         return;
     };
     for solver in [SolverKind::Coloured, SolverKind::JACOBI] {
-        let scene = hanging_cloth(12, solver).with_collider(Collider::Sphere {
+        let scene = hanging_cloth(12, solver).with_collider(SceneCollider::Sphere {
             centre: Vector3::new(0.5, 0.5, -0.6),
             radius: 0.4,
             friction: 0.3,
@@ -278,11 +278,12 @@ fn gpu_runs_are_bit_identical() {
 fn particle_rests_on_a_plane() {
     let mut p = Particles::<3>::new();
     p.push(Vector3::new(0.0, 0.0, 0.2), 1.0);
-    let scene = Scene::new(p, settings(10, SolverKind::Coloured)).with_collider(Collider::Plane {
-        normal: Vector3::z(),
-        offset: 0.0,
-        friction: 0.5,
-    });
+    let scene =
+        Scene::new(p, settings(10, SolverKind::Coloured)).with_collider(SceneCollider::Plane {
+            normal: Vector3::z(),
+            offset: 0.0,
+            friction: 0.5,
+        });
     let mut backends: Vec<Box<dyn StepBackend>> = vec![Box::new(scene.cpu().unwrap())];
     if let Some(ctx) = gpu("plane_rest") {
         backends.push(Box::new(scene.gpu(ctx).unwrap()));
@@ -308,11 +309,12 @@ fn friction_stops_a_sliding_particle_at_the_coulomb_distance() {
     let mut p = Particles::<3>::new();
     let i = p.push(Vector3::new(0.0, 0.0, 0.0), 1.0);
     p.v[i] = Vector3::new(v0, 0.0, 0.0);
-    let scene = Scene::new(p, settings(10, SolverKind::Coloured)).with_collider(Collider::Plane {
-        normal: Vector3::z(),
-        offset: 0.0,
-        friction: mu,
-    });
+    let scene =
+        Scene::new(p, settings(10, SolverKind::Coloured)).with_collider(SceneCollider::Plane {
+            normal: Vector3::z(),
+            offset: 0.0,
+            friction: mu,
+        });
     let dt = 1.0 / 60.0;
     let h = dt / 10.0;
     let expected = v0 * v0 / (2.0 * mu * g);
@@ -357,7 +359,7 @@ fn cloth_drapes_over_a_sphere_without_penetration() {
     let (centre, radius) = (Vector3::new(0.0, 0.0, 0.0), 0.4);
     let scene = Scene::new(cloth.particles, settings(10, SolverKind::Coloured))
         .with_block(SceneBlock::Distance(cloth.stretch))
-        .with_collider(Collider::Sphere {
+        .with_collider(SceneCollider::Sphere {
             centre,
             radius,
             friction: 0.5,

@@ -9,7 +9,7 @@ use xpbd_core::{BuildError, Particles, SolverSettings, StepError};
 use xpbd_gpu::context::check_adapter_limits;
 use xpbd_gpu::layout::{check_limits, pack};
 use xpbd_gpu::{
-    AdapterRequest, Collider, GpuContext, GpuError, Scene, SceneBlock, StepBackend,
+    AdapterRequest, GpuContext, GpuError, Scene, SceneBlock, SceneCollider, StepBackend,
     context_for_test,
 };
 
@@ -162,12 +162,12 @@ fn unsupported_kinematic_target() {
 #[test]
 fn invalid_collider_names_index_and_field() {
     let scene = cloth_scene(3)
-        .with_collider(Collider::Plane {
+        .with_collider(SceneCollider::Plane {
             normal: Vector3::z(),
             offset: 0.0,
             friction: 0.1,
         })
-        .with_collider(Collider::Sphere {
+        .with_collider(SceneCollider::Sphere {
             centre: Vector3::zeros(),
             radius: 1.0,
             friction: -0.5,
