@@ -22,12 +22,26 @@ struct Deposit {
 }
 
 fn collapse(spacing: f64, dt_max: f64, seconds: f64, xsph: Option<Xsph>) -> Deposit {
+    collapse_on(spacing, dt_max, seconds, xsph, None)
+}
+
+/// [`collapse`] on a ground of Coulomb coefficient `friction` (absent: the scene's, μ = 0.6).
+fn collapse_on(
+    spacing: f64,
+    dt_max: f64,
+    seconds: f64,
+    xsph: Option<Xsph>,
+    friction: Option<f64>,
+) -> Deposit {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/sand_collapse_3d.toml");
     let mut scene = SceneFile::load(&path).unwrap();
     scene.time.dt_max = Some(dt_max);
     scene.time.frames = (seconds / scene.time.dt).round() as usize;
     scene.continuum[0].spacing = spacing;
     scene.contacts.as_mut().unwrap().radius = 0.5 * spacing;
+    if let Some(mu) = friction {
+        scene.collider.iter_mut().for_each(|c| c.friction = mu);
+    }
     match xsph {
         Some(Xsph::PerStep(c)) => scene.continuum[0].xpbi.xsph = Some(c),
         Some(Xsph::Rate(k)) => scene.continuum[0].xpbi.xsph_rate = Some(k),
@@ -78,6 +92,36 @@ fn coarse_collapse_deposit_does_not_move_when_the_step_halves() {
     assert!(
         dr_p > 2.0 * dr,
         "per-step XSPH should depend on the step: {dr_p} vs {dr}"
+    );
+}
+
+/// Base friction: once the ground is rougher than the sand (μ above tan φ = tan 32° = 0.62), the
+/// grains at the base stick and the flow shears inside the material, so the deposit no longer
+/// depends on μ (as laboratory collapses on rough bases show). Below tan φ the base slides and
+/// the runout grows, which is physical. Measured (`cargo xtask collapse --spacing DX --friction
+/// MU`) at Δx = 1 cm: runout 0.612 / 0.598 / 0.597 and height / h₀ 0.718 / 0.726 / 0.727 for
+/// μ = 0.6 / 1.0 / 2.0; at Δx = 5 mm: runout 0.583 / 0.585, height / h₀ 0.693 / 0.696 for
+/// μ = 1.0 / 2.0 (the scene's μ = 0.6 lies just below tan φ, so its base still slides a little).
+#[test]
+fn deposit_does_not_depend_on_base_friction_above_the_sand_s_own() {
+    let (dx, t) = (0.01, 0.8);
+    let rough = collapse_on(dx, 2.5e-4, t, None, Some(1.0));
+    let rougher = collapse_on(dx, 2.5e-4, t, None, Some(2.0));
+    let slippery = collapse_on(dx, 2.5e-4, t, None, Some(0.2));
+    let (dr, dh) = (
+        change(rough.runout, rougher.runout),
+        change(rough.height, rougher.height),
+    );
+    assert!(
+        dr < 0.01 && dh < 0.01,
+        "μ = 1 vs 2: runout {dr}, height {dh}"
+    );
+    // Below tan φ the base slides: the same measure then sees the friction.
+    assert!(
+        slippery.runout > 1.1 * rough.runout,
+        "μ = 0.2 runout {} vs μ = 1 {}",
+        slippery.runout,
+        rough.runout
     );
 }
 
