@@ -681,13 +681,15 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
             }
             emitters.push(crate::emitter::Emitter {
                 continuum: k,
-                exit_z: n.exit[2],
-                speed: n.speed,
-                spacing: c.spacing,
-                columns: n.reservoir(c.spacing).1,
-                ids,
-                inv_mass: 1.0 / m,
-                released: 0,
+                nozzle: xpbi_continuum::emitter::Nozzle::new(
+                    ids,
+                    v3(n.exit),
+                    n.radius,
+                    n.speed,
+                    c.spacing,
+                    n.reservoir(c.spacing).1,
+                    1.0 / m,
+                ),
             });
         }
         let (_, name, _) = a.names[a.bodies.len()].clone();

@@ -184,7 +184,7 @@ fn nozzle_emits_rho_a_v_t_within_one_layer() {
     let (dx, v): (f64, f64) = (0.005, 0.2);
     assert_eq!(s.emitters.len(), 1);
     let e = &s.emitters[0];
-    assert_eq!(e.columns, 4);
+    assert_eq!(e.columns(), 4);
     assert_eq!(e.pending(), 4 * 6);
     assert!(s.sim.particles().inv_mass.iter().all(|&w| w == 0.0));
     let z0: Vec<f64> = s.sim.particles().x.iter().map(|p| p.z).collect();

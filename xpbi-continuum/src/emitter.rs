@@ -16,6 +16,7 @@
 //! physical checks in the tests measure the mass that crossed a control plane *below* the exit.
 
 use nalgebra::SVector;
+use xpbd_core::Particles;
 
 use crate::scene::ContinuumScene;
 
@@ -30,11 +31,11 @@ pub struct Nozzle<const D: usize> {
     pub speed: f64,
     /// Particle spacing Δx (m).
     pub spacing: f64,
-    /// Reservoir particles (global ids) still inside the nozzle, lowest first.
-    pending: Vec<usize>,
+    /// Every reservoir particle (global ids), lowest layer first.
+    ids: Vec<usize>,
     /// Inverse mass given to a particle when it is released.
     inv_mass: f64,
-    /// Particles released so far.
+    /// How many of `ids` (a prefix: the reservoir releases in order) have been released.
     released: usize,
     /// Lattice columns in the cross-section (`n_c`).
     columns: usize,
@@ -107,12 +108,27 @@ impl<const D: usize> Nozzle<D> {
             p.pin(i);
             p.v[i][D - 1] = -speed;
         }
+        Self::new(ids, exit, half_width, speed, spacing, columns, inv_mass)
+    }
+
+    /// A nozzle over reservoir particles `ids` (lowest layer first) that the caller has made
+    /// kinematic (inverse mass 0) with the inflow velocity; `inv_mass` is given to each on
+    /// release. This is how a nozzle drives particles of a shared simulation (a scene file's).
+    pub fn new(
+        ids: Vec<usize>,
+        exit: SVector<f64, D>,
+        half_width: f64,
+        speed: f64,
+        spacing: f64,
+        columns: usize,
+        inv_mass: f64,
+    ) -> Self {
         Self {
             exit,
             half_width,
             speed,
             spacing,
-            pending: ids,
+            ids,
             inv_mass,
             released: 0,
             columns,
@@ -122,24 +138,40 @@ impl<const D: usize> Nozzle<D> {
     /// Call before every step of `dt`: releases the particles that have crossed the exit plane
     /// and moves the others' kinematic targets down by `v dt`.
     pub fn before_step(&mut self, scene: &mut ContinuumScene<D>, dt: f64) {
-        let p = scene.sim.particles_mut();
+        self.drive(scene.sim.particles_mut(), dt);
+    }
+
+    /// [`Nozzle::before_step`] on the particles themselves.
+    pub fn drive(&mut self, p: &mut Particles<D>, dt: f64) {
         let exit = self.exit[D - 1];
-        let mut k = 0;
-        while k < self.pending.len() && p.x[self.pending[k]][D - 1] < exit {
-            let i = self.pending[k];
+        while self.released < self.ids.len() && p.x[self.ids[self.released]][D - 1] < exit {
+            let i = self.ids[self.released];
             p.inv_mass[i] = self.inv_mass;
             p.kinematic_target[i] = None;
             p.v[i] = SVector::zeros();
             p.v[i][D - 1] = -self.speed;
-            k += 1;
+            self.released += 1;
         }
-        self.released += k;
-        self.pending.drain(..k);
-        for &i in &self.pending {
+        for &i in &self.ids[self.released..] {
             let mut t = p.x[i];
             t[D - 1] -= self.speed * dt;
             p.kinematic_target[i] = Some(t);
         }
+    }
+
+    /// Re-derives the released count from restored particles (released ones have a mass, and
+    /// they form a prefix): after a checkpoint is loaded.
+    pub fn resync(&mut self, p: &Particles<D>) {
+        self.released = self
+            .ids
+            .iter()
+            .take_while(|&&i| p.inv_mass[i] > 0.0)
+            .count();
+    }
+
+    /// Lattice columns in the cross-section (`n_c`).
+    pub fn columns(&self) -> usize {
+        self.columns
     }
 
     /// Particles released so far.
@@ -149,7 +181,7 @@ impl<const D: usize> Nozzle<D> {
 
     /// Particles still in the nozzle.
     pub fn pending(&self) -> usize {
-        self.pending.len()
+        self.ids.len() - self.released
     }
 
     /// Discrete outlet cross-section `A = n_c Δx^{d−1}` (m^{d−1}).
