@@ -220,6 +220,43 @@ impl GpuContext {
         Ok(value)
     }
 
+    /// Copies `bytes` bytes at `offset` of `src` (a buffer with `COPY_SRC` usage) to the
+    /// host, after all work submitted so far: the one read-back of the crate.
+    pub fn read_buffer(
+        &self,
+        src: &wgpu::Buffer,
+        offset: u64,
+        bytes: u64,
+    ) -> Result<Vec<u8>, GpuError> {
+        if bytes == 0 {
+            return Ok(Vec::new());
+        }
+        let size = bytes.next_multiple_of(4);
+        let staging = self.scoped(|| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("read-back"),
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        })?;
+        let mut enc = self.device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(src, offset, &staging, 0, Some(size));
+        self.scoped(|| self.queue.submit([enc.finish()]))?;
+        let slice = staging.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.wait()?;
+        let failed = |e: &dyn std::fmt::Display| GpuError::Wgpu(format!("read-back: {e}"));
+        rx.recv().map_err(|e| failed(&e))?.map_err(|e| failed(&e))?;
+        let mut out = slice.get_mapped_range().map_err(|e| failed(&e))?.to_vec();
+        staging.unmap();
+        out.truncate(bytes as usize);
+        Ok(out)
+    }
+
     /// Waits for all submitted work.
     pub(crate) fn wait(&self) -> Result<(), GpuError> {
         self.device

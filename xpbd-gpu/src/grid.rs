@@ -6,8 +6,6 @@
 //!
 //! [`crate::xpbi`] runs the same kernels on device-resident positions every step.
 
-use std::sync::mpsc;
-
 use bytemuck::{Pod, Zeroable};
 use nalgebra::Vector3;
 use wgpu::util::DeviceExt;
@@ -68,36 +66,11 @@ pub(crate) fn read_u32(
     src: &wgpu::Buffer,
     len: usize,
 ) -> Result<Vec<u32>, GpuError> {
-    let bytes = 4 * len as u64;
-    if bytes == 0 {
-        return Ok(Vec::new());
-    }
-    let device = ctx.device();
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("grid readback"),
-        size: bytes,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut enc = device.create_command_encoder(&Default::default());
-    enc.copy_buffer_to_buffer(src, 0, &staging, 0, Some(bytes));
-    ctx.queue().submit([enc.finish()]);
-    let slice = staging.slice(..);
-    let (tx, rx) = mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.wait()?;
-    rx.recv()
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
-    let out = bytemuck::pod_collect_to_vec(
-        &slice
-            .get_mapped_range()
-            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?,
-    );
-    staging.unmap();
-    Ok(out)
+    Ok(bytemuck::pod_collect_to_vec(&ctx.read_buffer(
+        src,
+        0,
+        4 * len as u64,
+    )?))
 }
 
 /// Builds the grid (cell width `cell_size`, origin at the bounding-box minimum, as

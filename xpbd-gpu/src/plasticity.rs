@@ -3,8 +3,6 @@
 //! reuse. The models are xpbi-continuum's own [`PlasticModel`]s, packed into the shader's
 //! uniform ([`GpuPlastic`]) at upload: there is no second description of them.
 
-use std::sync::mpsc;
-
 use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 use wgpu::util::DeviceExt;
@@ -130,7 +128,7 @@ pub fn return_map_batch_dt(
     let params = GpuPlastic::new(model, mu, lambda, dt);
     let device = ctx.device();
     let bytes = (16 * 4 * n) as u64;
-    let (pipeline, params_buf, input_buf, output_buf, staging) = ctx.scoped(|| {
+    let (pipeline, params_buf, input_buf, output_buf) = ctx.scoped(|| {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("plasticity_batch"),
             source: wgpu::ShaderSource::Wgsl(crate::shaders::PLASTICITY_BATCH_MODULE.into()),
@@ -166,13 +164,7 @@ pub fn return_map_batch_dt(
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("rm staging"),
-            size: bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        (pipeline, params_buf, input_buf, output_buf, staging)
+        (pipeline, params_buf, input_buf, output_buf)
     })?;
     ctx.scoped(|| {
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -200,24 +192,10 @@ pub fn return_map_batch_dt(
             pass.set_bind_group(0, &group, &[]);
             pass.dispatch_workgroups((n as u32).div_ceil(64), 1, 1);
         }
-        enc.copy_buffer_to_buffer(&output_buf, 0, &staging, 0, Some(bytes));
         ctx.queue().submit([enc.finish()]);
     })?;
-    let slice = staging.slice(..);
-    let (tx, rx) = mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.wait()?;
-    rx.recv()
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
-    let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(
-        &slice
-            .get_mapped_range()
-            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?,
-    );
-    staging.unmap();
+    let raw: Vec<[f32; 4]> =
+        bytemuck::pod_collect_to_vec(&ctx.read_buffer(&output_buf, 0, bytes)?);
     let col = |c: &[f32; 4]| Vector3::new(c[0] as f64, c[1] as f64, c[2] as f64);
     Ok(raw
         .chunks(4)

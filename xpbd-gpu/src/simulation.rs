@@ -16,7 +16,6 @@
 //! the state back to the start of the step and returns a `StepError`, as on the CPU.
 
 use std::sync::Arc;
-use std::sync::mpsc;
 
 use nalgebra::Vector3;
 use wgpu::util::DeviceExt;
@@ -464,36 +463,7 @@ impl GpuSimulation {
 
     /// Copies `bytes` bytes of `src` to a mappable buffer and returns them.
     fn read(&self, src: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, GpuError> {
-        if bytes == 0 {
-            return Ok(Vec::new());
-        }
-        let device = self.ctx.device();
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("read"),
-        });
-        encoder.copy_buffer_to_buffer(src, 0, &staging, 0, Some(bytes));
-        self.ctx.queue().submit([encoder.finish()]);
-        let slice = staging.slice(..);
-        let (tx, rx) = mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        self.ctx.wait()?;
-        rx.recv()
-            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
-        let data = slice
-            .get_mapped_range()
-            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-            .to_vec();
-        staging.unmap();
-        Ok(data)
+        self.ctx.read_buffer(src, 0, bytes)
     }
 
     fn read_vec3(&self, src: &wgpu::Buffer) -> Result<Vec<Vector3<f64>>, GpuError> {

@@ -1,8 +1,6 @@
 //! The rotation-variant 3×3 SVD of `shaders/svd3.wgsl` (an XPBI building block), with a
 //! batch driver that runs it on the device for testing and reuse.
 
-use std::sync::mpsc;
-
 use nalgebra::{Matrix3, Vector3};
 use wgpu::util::DeviceExt;
 
@@ -37,7 +35,7 @@ pub fn svd3_batch(ctx: &GpuContext, matrices: &[Matrix3<f64>]) -> Result<Vec<Svd
     }
     let device = ctx.device();
     let out_bytes = (7 * 16 * n) as u64;
-    let (pipeline, input_buf, output_buf, staging) = ctx.scoped(|| {
+    let (pipeline, input_buf, output_buf) = ctx.scoped(|| {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("svd3_batch"),
             source: wgpu::ShaderSource::Wgsl(crate::shaders::SVD3_BATCH_MODULE.into()),
@@ -61,13 +59,7 @@ pub fn svd3_batch(ctx: &GpuContext, matrices: &[Matrix3<f64>]) -> Result<Vec<Svd
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("svd staging"),
-            size: out_bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        (pipeline, input_buf, output_buf, staging)
+        (pipeline, input_buf, output_buf)
     })?;
     ctx.scoped(|| {
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -91,24 +83,10 @@ pub fn svd3_batch(ctx: &GpuContext, matrices: &[Matrix3<f64>]) -> Result<Vec<Svd
             pass.set_bind_group(0, &group, &[]);
             pass.dispatch_workgroups((n as u32).div_ceil(64), 1, 1);
         }
-        enc.copy_buffer_to_buffer(&output_buf, 0, &staging, 0, Some(out_bytes));
         ctx.queue().submit([enc.finish()]);
     })?;
-    let slice = staging.slice(..);
-    let (tx, rx) = mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.wait()?;
-    rx.recv()
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
-    let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(
-        &slice
-            .get_mapped_range()
-            .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?,
-    );
-    staging.unmap();
+    let raw: Vec<[f32; 4]> =
+        bytemuck::pod_collect_to_vec(&ctx.read_buffer(&output_buf, 0, out_bytes)?);
     let col = |c: &[f32; 4]| Vector3::new(c[0] as f64, c[1] as f64, c[2] as f64);
     Ok(raw
         .chunks(7)

@@ -33,7 +33,7 @@ use nalgebra::{Matrix3, Vector3};
 use crate::grid::{GridParams, ScanParams, groups};
 use crate::plasticity::GpuPlastic;
 use crate::xpbi_device::{
-    Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, read_bytes, storage,
+    Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, storage,
 };
 use crate::xpbi_layout::{COLOURS, storage_bytes};
 pub use crate::xpbi_layout::{
@@ -452,7 +452,7 @@ impl GpuXpbi {
         }
         self.ctx.scoped(|| q.submit([enc.finish()]))?;
         let raw: Vec<u32> =
-            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, &self.bufs.stats, 0, 32)?);
+            bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(&self.bufs.stats, 0, 32)?);
         let lo = core::array::from_fn(|a| from_order_key(raw[a]) as f64);
         let hi = core::array::from_fn(|a| from_order_key(raw[3 + a]) as f64);
         let v2 = f32::from_bits(raw[6]) as f64;
@@ -640,7 +640,9 @@ impl GpuXpbi {
             pass.dispatch_workgroups(1, 1, 1);
         }
         self.ctx.scoped(|| q.submit([enc.finish()]))?;
-        let total_raw = read_bytes(&self.ctx, &self.bufs.nb_offsets, 4 * self.n as u64, 4)?;
+        let total_raw = self
+            .ctx
+            .read_buffer(&self.bufs.nb_offsets, 4 * self.n as u64, 4)?;
         let total =
             u32::from_le_bytes([total_raw[0], total_raw[1], total_raw[2], total_raw[3]]) as usize;
         self.neighbours = total;
@@ -755,8 +757,7 @@ impl GpuXpbi {
         &self,
     ) -> Result<(Vec<u32>, Vec<u32>, Vec<Matrix3<f64>>, Vec<Vector3<f64>>), GpuError> {
         let total = self.neighbours;
-        let offsets: Vec<u32> = bytemuck::pod_collect_to_vec(&read_bytes(
-            &self.ctx,
+        let offsets: Vec<u32> = bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(
             &self.bufs.nb_offsets,
             0,
             4 * (self.n as u64 + 1),
@@ -764,8 +765,7 @@ impl GpuXpbi {
         let indices: Vec<u32> = if total == 0 {
             Vec::new()
         } else {
-            bytemuck::pod_collect_to_vec(&read_bytes(
-                &self.ctx,
+            bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(
                 &self.bufs.nb_indices,
                 0,
                 4 * total as u64,
@@ -778,7 +778,7 @@ impl GpuXpbi {
 
     fn read_vec4(&self, buf: &wgpu::Buffer, len: usize) -> Result<Vec<Vector3<f64>>, GpuError> {
         let raw: Vec<[f32; 4]> =
-            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, buf, 0, 16 * len as u64)?);
+            bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(buf, 0, 16 * len as u64)?);
         Ok(raw
             .iter()
             .map(|a| Vector3::new(a[0] as f64, a[1] as f64, a[2] as f64))
@@ -802,7 +802,7 @@ impl GpuXpbi {
 
     fn read_mat3(&self, buf: &wgpu::Buffer) -> Result<Vec<Matrix3<f64>>, GpuError> {
         let raw: Vec<[[f32; 4]; 3]> =
-            bytemuck::pod_collect_to_vec(&read_bytes(&self.ctx, buf, 0, 48 * self.n as u64)?);
+            bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(buf, 0, 48 * self.n as u64)?);
         Ok(raw
             .iter()
             .map(|c| Matrix3::from_fn(|i, j| c[j][i] as f64))
@@ -811,8 +811,7 @@ impl GpuXpbi {
 
     /// Plastic states `[hardening, volume correction]` (downloaded).
     pub fn plastic_states(&self) -> Result<Vec<[f64; 2]>, GpuError> {
-        let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&read_bytes(
-            &self.ctx,
+        let raw: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(
             &self.bufs.pstate,
             0,
             16 * self.n as u64,
@@ -823,10 +822,10 @@ impl GpuXpbi {
     /// All device state as bytes (x, v, F, plastic state), for bit-identity checks.
     pub fn state_bytes(&self) -> Result<Vec<u8>, GpuError> {
         let n = self.n as u64;
-        let mut out = read_bytes(&self.ctx, &self.bufs.x, 0, 16 * n)?;
-        out.extend(read_bytes(&self.ctx, &self.bufs.v, 0, 16 * n)?);
-        out.extend(read_bytes(&self.ctx, &self.bufs.fmat, 0, 48 * n)?);
-        out.extend(read_bytes(&self.ctx, &self.bufs.pstate, 0, 16 * n)?);
+        let mut out = self.ctx.read_buffer(&self.bufs.x, 0, 16 * n)?;
+        out.extend(self.ctx.read_buffer(&self.bufs.v, 0, 16 * n)?);
+        out.extend(self.ctx.read_buffer(&self.bufs.fmat, 0, 48 * n)?);
+        out.extend(self.ctx.read_buffer(&self.bufs.pstate, 0, 16 * n)?);
         Ok(out)
     }
 

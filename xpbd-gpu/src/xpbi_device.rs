@@ -1,8 +1,6 @@
 //! Device plumbing of the XPBI step (`crate::xpbi`): buffers, bind group layouts, pipelines,
 //! read-back.
 
-use std::sync::mpsc;
-
 use crate::grid::GridParams;
 use crate::xpbi_layout::{
     COLOURS, GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS, storage_bytes,
@@ -251,44 +249,4 @@ pub(crate) fn make_pipes(device: &wgpu::Device) -> Pipes {
         fill_nb: make(&grid, None, "fill_neighbours"),
         scan: make(&scan, None, "exclusive_scan"),
     }
-}
-
-/// Copies `bytes` bytes at `offset` of `src` to the host.
-pub(crate) fn read_bytes(
-    ctx: &GpuContext,
-    src: &wgpu::Buffer,
-    offset: u64,
-    bytes: u64,
-) -> Result<Vec<u8>, GpuError> {
-    if bytes == 0 {
-        return Ok(Vec::new());
-    }
-    let device = ctx.device();
-    let size = bytes.next_multiple_of(4);
-    let staging = ctx.scoped(|| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("xpbi readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
-    })?;
-    let mut enc = device.create_command_encoder(&Default::default());
-    enc.copy_buffer_to_buffer(src, offset, &staging, 0, Some(size));
-    ctx.scoped(|| ctx.queue().submit([enc.finish()]))?;
-    let slice = staging.slice(..);
-    let (tx, rx) = mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = tx.send(r);
-    });
-    ctx.wait()?;
-    rx.recv()
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?;
-    let out = slice
-        .get_mapped_range()
-        .map_err(|e| GpuError::Wgpu(format!("read-back: {e}")))?
-        .to_vec();
-    staging.unmap();
-    Ok(out[..bytes as usize].to_vec())
 }
