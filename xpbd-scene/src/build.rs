@@ -110,6 +110,8 @@ struct PendingContinuum {
     members: std::ops::Range<usize>,
     settings: XpbiSettings,
     position_correction: bool,
+    /// Its `velocity`, as written (for the CFL error).
+    velocity: String,
 }
 
 /// The boundary faces of `tets` (faces of exactly one tet): a soft body's surface, which other
@@ -626,28 +628,6 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
             Vec::new()
         };
         let settings = c.xpbi.settings(c.spacing);
-        // Fixed steps: CFL at the start, Δt_sub ≤ cfl · Δx / |v₀| (the bound the step checks,
-        // `XpbiContinuum::cfl_bound`), named by field here. Adaptive steps stay below it.
-        let h = scene.time.dt / scene.solver.substeps as f64;
-        let speed = c
-            .grips
-            .iter()
-            .map(|g| v3(g.velocity).norm())
-            .fold(v3(c.velocity).norm(), f64::max);
-        let speed = match &c.region {
-            Some(crate::continuum::RegionSpec::Nozzle(n)) => speed.max(n.speed),
-            _ => speed,
-        };
-        let bound = settings.cfl * settings.spacing / speed;
-        if !scene.time.is_adaptive(true) && h > bound {
-            return Err(SceneError::InvalidValue {
-                file: file.to_path_buf(),
-                line: 0,
-                field: format!("{field}.velocity"),
-                value: format!("{:?}", c.velocity),
-                reason: "the substep dt/substeps exceeds the CFL bound cfl * spacing / |velocity|",
-            });
-        }
         // Each particle weighs its own material's ρΔx³.
         let m = material.density * c.spacing.powi(3);
         let mass_of = |i: usize| match ids.get(i) {
@@ -709,6 +689,7 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
             members: base..base + x.len(),
             settings,
             position_correction: c.xpbi.position_correction,
+            velocity: format!("{:?}", c.velocity),
         });
     }
     let s = &scene.solver;
@@ -842,6 +823,18 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
             field: p.field.clone(),
             source: Box::new(source),
         })?;
+        // Fixed steps: the block's own CFL bound at the start (`XpbiContinuum::cfl_bound`, the
+        // bound every step checks), refused here by field. Adaptive steps stay below it.
+        let h = scene.time.dt / scene.solver.substeps as f64;
+        if !scene.time.is_adaptive(true) && h > xpbi.cfl_bound(sim.particles()).0 {
+            return Err(SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                line: 0,
+                field: format!("{}.velocity", p.field),
+                value: p.velocity,
+                reason: "the substep dt/substeps exceeds the CFL bound cfl * spacing / |velocity|",
+            });
+        }
         let handle = sim.add_constraints(xpbi).map_err(berr(p.field.clone()))?;
         handles.push(AnyBlock::Xpbi(handle));
         continua.push(ContinuumBlock {
