@@ -1,6 +1,6 @@
 //! Scene builders (2D and 3D through `const D`): particle positions on a lattice of
 //! spacing Δx, plus scene assembly for the scenes that need pinned or driven particles.
-//! Sand column: `xpbi_validation::sand_column` (3D benchmark) and [`column`]; toothpaste extrusion:
+//! Sand column: `xpbi_validation::sand_column` (3D benchmark) and [`column()`]; toothpaste extrusion:
 //! [`toothpaste_extrusion_scene`] (through [`crate::emitter::Nozzle`]); hourglass:
 //! [`hourglass_scene`]; angle of repose: `xpbi_validation::repose`.
 

@@ -23,7 +23,7 @@
 //!   heights 0.0407 / 0.0412 m (1.2 %) with the conserving weight: within the tolerance with
 //!   margin (the full tier of `cargo xtask report` runs this pair);
 //! * 2D, Δx = 2.5 mm (1264 particles): Δt = 5e-4 s is refused by the CFL check
-//!   ([`xpbi_continuum::XpbiSettings::cfl`]: Δt ≤ 0.4 Δx / max|v| = 3.3e-4 s at the 3 m/s impact), and
+//!   ([`xpbi_continuum::continuum::XpbiSettings::cfl`]: Δt ≤ 0.4 Δx / max|v| = 3.3e-4 s at the 3 m/s impact), and
 //!   so, later in the run, are 3e-4 and 2.5e-4 s (splash particles reach 3.4–4.2 m/s).
 //!
 //! Why the bound is `0.4 Δx / max|v|`: with the earlier, twice looser `0.4 · support / max|v|`

@@ -793,7 +793,7 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
         value
     }
 
-    /// The single form projects its runs with [`crate::projection::project_run`] (fixed
+    /// The single form projects its runs with `projection::project_run` (fixed
     /// layout, no per-neighbour gradient buffer); the split form, and a sweep whose weights are
     /// not the inverse masses seen by `begin_substep`, use the generic kernel.
     #[inline]

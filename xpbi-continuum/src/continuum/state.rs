@@ -11,7 +11,7 @@ use crate::plasticity::PlasticState;
 /// from step to step besides the particles is Fⁿ and the plastic state of every member (the
 /// Updated-Lagrangian method keeps no rest shape; neighbour lists, Vⁿ = V⁰ det Fⁿ, L_p, weights
 /// and the schedule are rebuilt from xⁿ and Fⁿ in `begin_substep`), plus, with
-/// [`KernelFrame::Reference`], the total deformation gradients (the reference kernels, stencils
+/// [`KernelFrame::Reference`](super::KernelFrame::Reference), the total deformation gradients (the reference kernels, stencils
 /// and weights are those of the construction-time configuration, rebuilt with the scene).
 impl<const D: usize> XpbiContinuum<D> {
     /// Values per member in [`XpbiContinuum::state_vector`]: F (column-major), hardening,
@@ -19,7 +19,7 @@ impl<const D: usize> XpbiContinuum<D> {
     pub const STATE_PER_MEMBER: usize = D * D + 2;
 
     /// `[F₀ (column-major), q₀, v_c0, F₁, …]` over the members, then, with
-    /// [`KernelFrame::Reference`], `[F_tot,0, F_tot,1, …]` (column-major).
+    /// [`KernelFrame::Reference`](super::KernelFrame::Reference), `[F_tot,0, F_tot,1, …]` (column-major).
     ///
     /// ```
     /// use nalgebra::Vector2;
