@@ -71,10 +71,23 @@ const spheres = new THREE.InstancedMesh(new THREE.IcosahedronGeometry(1, 1),
 spheres.count = free.length;
 scene.add(spheres);
 
-// Camera framing the bounding box of all frames; z is up as in the simulation.
+// Camera framing the box of all frames from the 0.5th to the 99.5th percentile of each axis
+// (a few particles thrown far away do not shrink the scene to a dot); z is up as in the
+// simulation.
 const box = new THREE.Box3();
-for (const f of data.frames) {
-  for (let i = 0; i < f.x.length; i += 3) box.expandByPoint(new THREE.Vector3(f.x[i], f.x[i + 1], f.x[i + 2]));
+{
+  const axes = [[], [], []];
+  for (const f of data.frames) {
+    for (let i = 0; i < f.x.length; i++) axes[i % 3].push(f.x[i]);
+  }
+  const q = (v, p) => v[Math.min(v.length - 1, Math.max(0, Math.round(p * (v.length - 1))))];
+  const lo = [], hi = [];
+  for (const v of axes) {
+    v.sort((a, b) => a - b);
+    lo.push(q(v, 0.005));
+    hi.push(q(v, 0.995));
+  }
+  box.set(new THREE.Vector3(...lo), new THREE.Vector3(...hi));
 }
 const center = box.getCenter(new THREE.Vector3());
 const radius = Math.max(box.getSize(new THREE.Vector3()).length() * 0.5, 1e-3);
