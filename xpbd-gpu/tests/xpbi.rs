@@ -573,7 +573,7 @@ fn coloured_gauss_seidel_matches_the_cpu() {
 ///
 /// `WGPU_BACKEND=vulkan XPBD_REQUIRE_GPU=1 cargo test -p xpbd-gpu --test xpbi -- --ignored`
 #[test]
-#[ignore = "heavy (3.5 min on a loaded 2-core machine with lavapipe): sand column collapse, GPU vs CPU observables"]
+#[ignore = "heavy (3.5 min on a loaded 2-core machine with lavapipe): sand column collapse, GPU vs CPU observables; run with `cargo test -p xpbd-gpu --test xpbi -- --ignored`"]
 fn sand_column_collapse_observables_match_the_cpu() {
     let Some(ctx) = ctx("xpbi sand column observables") else {
         return;

@@ -713,43 +713,40 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
         bodies,
         ..
     } = a;
-    let berr = |field: String| {
-        move |source| SceneError::Build {
-            file: file.to_path_buf(),
-            field: field.clone(),
-            source,
-        }
-    };
-    let mut sim = Simulation::new(particles, settings).map_err(berr("solver".into()))?;
+    let mut sim = Simulation::new(particles, settings)
+        .map_err(SceneError::build_at(file, "solver".into()))?;
     let mut handles = Vec::new();
     for (f, b) in distance {
-        handles.push(AnyBlock::Distance(sim.add_constraints(b).map_err(berr(f))?));
+        handles.push(AnyBlock::Distance(
+            sim.add_constraints(b)
+                .map_err(SceneError::build_at(file, f))?,
+        ));
     }
     for (f, b) in dihedral {
-        handles.push(AnyBlock::Dihedral(sim.add_constraints(b).map_err(berr(f))?));
+        handles.push(AnyBlock::Dihedral(
+            sim.add_constraints(b)
+                .map_err(SceneError::build_at(file, f))?,
+        ));
     }
     for (f, b) in isometric {
         handles.push(AnyBlock::Isometric(
-            sim.add_constraints(b).map_err(berr(f))?,
+            sim.add_constraints(b)
+                .map_err(SceneError::build_at(file, f))?,
         ));
     }
     for (f, b) in tets {
-        handles.push(AnyBlock::Tets(sim.add_constraints(b).map_err(berr(f))?));
+        handles.push(AnyBlock::Tets(
+            sim.add_constraints(b)
+                .map_err(SceneError::build_at(file, f))?,
+        ));
     }
     if let Some(c) = &scene.contacts {
-        let cerr = |field: String| {
-            move |source| SceneError::Contact {
-                file: file.to_path_buf(),
-                field: field.clone(),
-                source,
-            }
-        };
         let options = ContactOptions {
             margin: c.margin,
             ..ContactOptions::default()
         };
-        let mut contacts =
-            ColliderContacts::new(c.radius, options).map_err(cerr("contacts".into()))?;
+        let mut contacts = ColliderContacts::new(c.radius, options)
+            .map_err(SceneError::contact_at(file, "contacts".into()))?;
         for (k, spec) in scene.collider.iter().enumerate() {
             let shape = match &spec.shape {
                 ShapeSpec::Plane { normal, offset } => Shape::HalfSpace {
@@ -768,8 +765,10 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                     radius: *radius,
                 },
             };
-            let friction = Friction::coulomb(spec.friction)
-                .map_err(cerr(format!("collider[{k}].friction")))?;
+            let friction = Friction::coulomb(spec.friction).map_err(SceneError::contact_at(
+                file,
+                format!("collider[{k}].friction"),
+            ))?;
             let collider = Collider::fixed(shape)
                 .at(Pose {
                     translation: v3(spec.center),
@@ -779,7 +778,7 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                 .with_restitution(spec.restitution);
             contacts
                 .add_collider(collider)
-                .map_err(cerr(format!("collider[{k}]")))?;
+                .map_err(SceneError::contact_at(file, format!("collider[{k}]")))?;
         }
         if !pending.is_empty() {
             // Continuum particles keep their centres ½Δx from collider surfaces.
@@ -787,11 +786,13 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
             for p in &pending {
                 radii[p.members.clone()].fill(0.5 * p.settings.spacing);
             }
-            contacts.set_radii(radii).map_err(cerr("contacts".into()))?;
+            contacts
+                .set_radii(radii)
+                .map_err(SceneError::contact_at(file, "contacts".into()))?;
         }
         handles.push(AnyBlock::Contacts(
             sim.add_constraints(contacts)
-                .map_err(berr("contacts".into()))?,
+                .map_err(SceneError::build_at(file, "contacts".into()))?,
         ));
     }
     // Per continuum, as xpbi_continuum::scene: position correction, then the XPBI block.
@@ -801,7 +802,8 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
         if p.position_correction {
             let sc = SpacingConstraints::new(sim.particles(), members.clone(), p.settings.spacing);
             handles.push(AnyBlock::Spacing(
-                sim.add_constraints(sc).map_err(berr(p.field.clone()))?,
+                sim.add_constraints(sc)
+                    .map_err(SceneError::build_at(file, p.field.clone()))?,
             ));
         }
         let volume = vec![p.settings.spacing.powi(3); members.len()];
@@ -835,7 +837,9 @@ fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
                 reason: "the substep dt/substeps exceeds the CFL bound cfl * spacing / |velocity|",
             });
         }
-        let handle = sim.add_constraints(xpbi).map_err(berr(p.field.clone()))?;
+        let handle = sim
+            .add_constraints(xpbi)
+            .map_err(SceneError::build_at(file, p.field.clone()))?;
         handles.push(AnyBlock::Xpbi(handle));
         continua.push(ContinuumBlock {
             handle,

@@ -421,3 +421,31 @@ pub(crate) fn human_bytes(bytes: f64) -> String {
         format!("{v:.1} {}", UNITS[u])
     }
 }
+
+impl SceneError {
+    /// `map_err` of a core build error of `field` in `file`.
+    pub(crate) fn build_at(
+        file: &std::path::Path,
+        field: String,
+    ) -> impl FnOnce(xpbd_core::BuildError) -> Self {
+        let file = file.to_path_buf();
+        move |source| SceneError::Build {
+            file,
+            field,
+            source,
+        }
+    }
+
+    /// `map_err` of a core contact error of `field` in `file`.
+    pub(crate) fn contact_at(
+        file: &std::path::Path,
+        field: String,
+    ) -> impl FnOnce(xpbd_core::contact::ContactError) -> Self {
+        let file = file.to_path_buf();
+        move |source| SceneError::Contact {
+            file,
+            field,
+            source,
+        }
+    }
+}

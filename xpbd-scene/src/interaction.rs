@@ -238,13 +238,6 @@ pub(crate) fn add_body_contacts(
     margin: f64,
     file: &Path,
 ) -> Result<ContactBlocks, SceneError> {
-    let cerr = |field: String| {
-        move |source| SceneError::Contact {
-            file: file.to_path_buf(),
-            field: field.clone(),
-            source,
-        }
-    };
     // Searched once per step for all its substeps (the margin then covers the step's motion):
     // the search is the main cost of body contact, and a step's motion is far below a grain.
     let options = ContactOptions {
@@ -256,10 +249,13 @@ pub(crate) fn add_body_contacts(
     for a in 0..bodies.len() {
         for b in a + 1..bodies.len() {
             if let Some(mu) = pair_friction(interactions, bodies, a, b) {
-                let friction = Friction::coulomb(mu).map_err(cerr(format!(
-                    "interaction between {} and {}",
-                    bodies[a].name, bodies[b].name
-                )))?;
+                let friction = Friction::coulomb(mu).map_err(SceneError::contact_at(
+                    file,
+                    format!(
+                        "interaction between {} and {}",
+                        bodies[a].name, bodies[b].name
+                    ),
+                ))?;
                 pairs.push((a, b, friction));
             }
         }
@@ -269,13 +265,6 @@ pub(crate) fn add_body_contacts(
     let (sheet_pairs, particle_pairs): (Vec<_>, Vec<_>) = pairs
         .into_iter()
         .partition(|&(a, b, _)| meshed(a) || meshed(b));
-    let berr = |field: String| {
-        move |source| SceneError::Build {
-            file: file.to_path_buf(),
-            field: field.clone(),
-            source,
-        }
-    };
     if !particle_pairs.is_empty() {
         handles.bodies = Some(add_particle_pairs(
             sim,
@@ -294,7 +283,7 @@ pub(crate) fn add_body_contacts(
             let field = format!("{} against {}", o.field, c.field);
             let d = c.radius + o.radius;
             let block = PointTriangleContacts::new(&c.triangles, d, friction, options)
-                .map_err(cerr(field.clone()))?
+                .map_err(SceneError::contact_at(file, field.clone()))?
                 .with_only_points(o.particles.clone());
             if let Some((q, _, distance)) = block.first_overlap(&sim.particles().x) {
                 return Err(SceneError::InsideSheet {
@@ -306,9 +295,10 @@ pub(crate) fn add_body_contacts(
                     required: d,
                 });
             }
-            handles
-                .triangles
-                .push(sim.add_constraints(block).map_err(berr(field))?);
+            handles.triangles.push(
+                sim.add_constraints(block)
+                    .map_err(SceneError::build_at(file, field))?,
+            );
         }
     }
     Ok(handles)
@@ -323,23 +313,20 @@ fn add_particle_pairs(
     options: ContactOptions,
     file: &Path,
 ) -> Result<BlockHandle<BodyContacts<3>>, SceneError> {
-    let cerr = |field: String| {
-        move |source| SceneError::Contact {
-            file: file.to_path_buf(),
-            field: field.clone(),
-            source,
-        }
-    };
-    let mut contacts = BodyContacts::<3>::new(options).map_err(cerr("contacts".into()))?;
+    let mut contacts =
+        BodyContacts::<3>::new(options).map_err(SceneError::contact_at(file, "contacts".into()))?;
     for body in bodies {
         contacts
             .add_body(body.particles.clone(), body.radius)
-            .map_err(cerr(body.field.clone()))?;
+            .map_err(SceneError::contact_at(file, body.field.clone()))?;
     }
     for &(a, b, friction) in pairs {
         contacts
             .interact(a, b, friction)
-            .map_err(cerr(format!("{} and {}", bodies[a].field, bodies[b].field)))?;
+            .map_err(SceneError::contact_at(
+                file,
+                format!("{} and {}", bodies[a].field, bodies[b].field),
+            ))?;
     }
     if let Some(o) = contacts.first_overlap(&sim.particles().x) {
         return Err(SceneError::Overlap {
@@ -353,11 +340,7 @@ fn add_particle_pairs(
         });
     }
     sim.add_constraints(contacts)
-        .map_err(|source| SceneError::Build {
-            file: file.to_path_buf(),
-            field: "body contacts".into(),
-            source,
-        })
+        .map_err(SceneError::build_at(file, "body contacts".into()))
 }
 
 /// Half the mean length of the edges of `triangles` (each edge once per triangle) in `x`.
