@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data)
-        && let Ok(scene) = xpbd_scene::SceneFile::parse(text, std::path::Path::new("fuzz.toml"))
+        && let Ok(scene) = xpbd_scene::SceneDesc::parse(text, std::path::Path::new("fuzz.toml"))
     {
         let small = scene.cloth.iter().all(|c| c.resolution[0] * c.resolution[1] <= 4096)
             && scene.soft_box.iter().all(|b| b.cells.iter().product::<usize>() <= 512)

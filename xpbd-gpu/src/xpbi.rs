@@ -5,7 +5,7 @@
 //! Per step ([`GpuXpbi::step`]):
 //!
 //! 1. `stats` (bounding box of x, max |v|²), read back: the CFL check
-//!    `Δt ≤ cfl · Δx / max|v|` of `XpbiContinuum::check_time_step` and a non-finite check run on
+//!    `Δt ≤ cfl · Δx / max|v|` of `XpbiContinuum::cfl_bound` and a non-finite check run on
 //!    the host *before* the step, which then changes nothing on failure (a state that became
 //!    non-finite during the previous step is reported here, [`GpuError::NonFiniteState`]; the
 //!    GPU path does not roll back).

@@ -24,7 +24,7 @@
 use std::path::Path;
 
 use crate::error::SceneError;
-use crate::scene::{BendingModel, SceneFile};
+use crate::scene::{BendingModel, SceneDesc};
 
 /// Bytes per particle of a cloth grid or a triangle mesh made cloth (no or dihedral bending).
 pub const CLOTH_BYTES_PER_PARTICLE: u64 = 900;
@@ -110,7 +110,7 @@ impl MemoryEstimate {
     }
 }
 
-impl SceneFile {
+impl SceneDesc {
     /// The allocation of the bodies the scene file sizes itself (grids, ropes, boxes,
     /// continua); meshes are added once imported ([`crate::build_scene`]).
     pub fn memory_estimate(&self) -> MemoryEstimate {

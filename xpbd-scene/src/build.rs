@@ -1,4 +1,4 @@
-//! Turning a [`SceneFile`] into a running [`Simulation`] plus the [`Topology`] written with
+//! Turning a [`SceneDesc`] into a running [`Simulation`] plus the [`Topology`] written with
 //! every frame.
 //!
 //! Bodies are appended to one particle store in file order (cloth, rope, soft_box, mesh
@@ -30,7 +30,7 @@ use crate::error::SceneError;
 use crate::export::{Topology, segment_length, tet_volume, triangle_area};
 use crate::import::{ImportedMesh, import_mesh};
 use crate::interaction::{Body, BodyKind, half_mean_edge, tet_edges, triangle_edges};
-use crate::scene::{BendingModel, MaterialSpec, MeshKind, SceneFile, ShapeSpec};
+use crate::scene::{BendingModel, MaterialSpec, MeshKind, SceneDesc, ShapeSpec};
 
 /// A built scene: the simulation, what its particles form, and the time stepping.
 #[derive(Debug)]
@@ -40,7 +40,7 @@ pub struct BuiltScene {
     /// Cells and materials for export.
     pub topology: Topology,
     /// The parsed scene.
-    pub scene: SceneFile,
+    pub scene: SceneDesc,
     /// Frames completed so far.
     pub frame: usize,
     /// The XPBI blocks, one per `[[continuum]]` in file order.
@@ -131,7 +131,7 @@ fn v3(a: [f64; 3]) -> Vector<3> {
 /// Accumulates bodies into one particle store.
 struct Assembler<'a> {
     file: &'a Path,
-    scene: &'a SceneFile,
+    scene: &'a SceneDesc,
     particles: Particles<3>,
     topology: Topology,
     distance: Vec<(String, DistanceConstraints)>,
@@ -153,7 +153,7 @@ impl<'a> Assembler<'a> {
     }
 
     fn material(&self, field: &str, name: &str) -> Result<(u32, &'a MaterialSpec), SceneError> {
-        let scene: &'a SceneFile = self.scene;
+        let scene: &'a SceneDesc = self.scene;
         scene
             .materials
             .iter()
@@ -349,16 +349,19 @@ impl<'a> Assembler<'a> {
     }
 }
 
-/// Builds a scene loaded from `file` (mesh paths are relative to its folder). An error that
-/// names a field also names its line when `file` can be read.
-pub fn build_scene(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
+/// Builds the scene a description loaded from `file` gives (mesh paths are relative to its
+/// folder), after validating it ([`SceneDesc::validate`]). An error that names a field also
+/// names its line when `file` can be read. A description written in Rust is built with
+/// [`BuiltScene::from_desc`].
+pub fn build_scene(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
     build(scene, file).map_err(|e| match std::fs::read_to_string(file) {
         Ok(text) => e.locate(&text),
         Err(_) => e,
     })
 }
 
-fn build(scene: SceneFile, file: &Path) -> Result<BuiltScene, SceneError> {
+fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
+    scene.validate(file)?;
     // What the bodies will allocate, checked before allocating any (meshes once imported).
     let available = crate::budget::available_memory();
     let mut budget = scene.memory_estimate();
@@ -877,7 +880,14 @@ impl BuiltScene {
     /// assert_eq!(s.frame, 1);
     /// ```
     pub fn load(path: &Path) -> Result<Self, SceneError> {
-        build_scene(SceneFile::load(path)?, path)
+        build_scene(SceneDesc::load(path)?, path)
+    }
+
+    /// Validates and builds a description written in Rust ([`crate::desc`]); mesh paths are
+    /// relative to the current directory and errors name the file
+    /// [`crate::desc::DESCRIPTION_PATH`].
+    pub fn from_desc(desc: SceneDesc) -> Result<Self, SceneError> {
+        build(desc, Path::new(crate::desc::DESCRIPTION_PATH))
     }
 
     /// Runs one frame (`steps_per_frame` calls of [`BuiltScene::step`]).
@@ -892,8 +902,8 @@ impl BuiltScene {
     /// One step of Δt. Adaptive ([`crate::scene::TimeSection::is_adaptive`]): Δt is advanced
     /// in steps of at most `dt_max` below every block's substep bound (XPBI's CFL bound), a
     /// failing step retried at half its size ([`Simulation::advance`]); fixed: one step of Δt,
-    /// after checking each continuum's CFL bound for the substep Δt/substeps (nothing changes
-    /// on failure). Before every step of δt, every gripped particle gets the kinematic target
+    /// after the step's own check of every block's bound for the substep Δt/substeps
+    /// ([`Simulation::check_substep_bounds`]; nothing changes on failure). Before every step of δt, every gripped particle gets the kinematic target
     /// `x + δt v_grip` and the nozzles release and drive their particles
     /// ([`crate::emitter::Emitter::before_step`]). A failed step is rolled back.
     pub fn step(&mut self) -> Result<(), crate::error::FrameError> {
@@ -912,17 +922,10 @@ impl BuiltScene {
             self.steps.merge(&report);
             return Ok(());
         }
-        let h = dt / self.sim.settings().substeps as f64;
-        for (k, c) in self.continua.iter().enumerate() {
-            self.sim
-                .block(c.handle)
-                .kind
-                .check_time_step(self.sim.particles(), h)
-                .map_err(|source| crate::error::FrameError::TimeStep {
-                    continuum: k,
-                    source,
-                })?;
-        }
+        // The step's own bound check (every block's `max_substep`, XPBI's CFL bound among
+        // them), made before the grips and nozzles move anything.
+        self.sim
+            .check_substep_bounds(dt / self.sim.settings().substeps as f64)?;
         let mut before = before;
         before(self.sim.particles_mut(), dt);
         self.sim.step(dt)?;

@@ -40,7 +40,7 @@ use xpbd_core::Vector;
 
 use crate::build::{BuiltScene, build_scene};
 use crate::error::CheckpointError;
-use crate::scene::SceneFile;
+use crate::scene::SceneDesc;
 
 /// The first 8 bytes of every checkpoint file.
 pub const MAGIC: [u8; 8] = *b"XPBDCKPT";
@@ -111,7 +111,7 @@ fn sha256(bytes: &[u8]) -> [u8; 32] {
 /// The files `scene` (loaded from `scene_path`) reads when built: every `[[mesh]]` path,
 /// joined to the scene file's folder as `build_scene` does, and for TetGen `.node` files the
 /// `.ele` beside it (as `import::import_mesh` reads it).
-pub fn referenced_files(scene: &SceneFile, scene_path: &Path) -> Vec<PathBuf> {
+pub fn referenced_files(scene: &SceneDesc, scene_path: &Path) -> Vec<PathBuf> {
     let folder = scene_path
         .parent()
         .map(Path::to_path_buf)
@@ -165,7 +165,7 @@ impl Checkpoint {
     pub fn capture(scene: &BuiltScene, scene_text: &str, scene_path: &Path) -> Self {
         let p = scene.sim.particles();
         // The text built `scene`, so it parses; if not, restore reports the parse error.
-        let meshes = SceneFile::parse(scene_text, scene_path)
+        let meshes = SceneDesc::parse(scene_text, scene_path)
             .map(|s| fingerprint(referenced_files(&s, scene_path)))
             .unwrap_or_default();
         Self {
@@ -335,7 +335,7 @@ impl Checkpoint {
     }
 
     /// Checks the mesh files `scene` references now against the fingerprints captured.
-    fn verify_meshes(&self, scene: &SceneFile) -> Result<(), CheckpointError> {
+    fn verify_meshes(&self, scene: &SceneDesc) -> Result<(), CheckpointError> {
         let now = referenced_files(scene, &self.scene_path);
         let changed = |mesh: &Path, what: String| CheckpointError::MeshChanged {
             mesh: mesh.to_path_buf(),
@@ -391,7 +391,7 @@ impl Checkpoint {
                 expected: hex(&text_sha),
             });
         }
-        let scene = SceneFile::parse(&self.scene_text, &self.scene_path)?;
+        let scene = SceneDesc::parse(&self.scene_text, &self.scene_path)?;
         self.verify_meshes(&scene)?;
         let mut built = build_scene(scene, &self.scene_path)?;
         let n = built.sim.particles().len();

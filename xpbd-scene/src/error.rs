@@ -183,6 +183,24 @@ pub enum SceneError {
         #[source]
         source: xpbd_core::contact::ContactError,
     },
+    /// A description that TOML cannot represent (only an invalid one: validation refuses
+    /// non-finite numbers first).
+    #[error("the scene description cannot be written as TOML: {message}")]
+    Unrepresentable {
+        /// toml's message.
+        message: String,
+    },
+    /// A feature that only the frame driver [`crate::BuiltScene::step`] moves, asked of a
+    /// bare [`xpbd_core::Simulation`] ([`crate::FromDesc`]), where it would stand still.
+    #[error(
+        "field `{field}`: {feature} move only under the scene's frame driver; build a `BuiltScene` (`BuiltScene::from_desc`) instead of a bare `Simulation`"
+    )]
+    NeedsFrameDriver {
+        /// The field that asks for it (e.g. `continuum[0].grips`).
+        field: String,
+        /// What it is.
+        feature: &'static str,
+    },
 }
 
 /// A frame that could not be written.
@@ -343,20 +361,14 @@ pub enum CheckpointError {
 
 /// A frame that could not be completed; the scene keeps the state of its last good step.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FrameError {
-    /// A step failed and was rolled back by the core (names particle and constraint).
+    /// A step failed and was rolled back by the core (names particle and constraint), or was
+    /// refused before it ran: a substep over a block's bound (XPBI's CFL bound
+    /// `cfl · Δx / max|v|`) is `StepError::TimeStepOverBound`, naming the block, the bound and
+    /// the fastest particle.
     #[error(transparent)]
     Step(#[from] xpbd_core::StepError),
-    /// A continuum's particles are too fast for the substep: Δt/substeps exceeds XPBI's CFL
-    /// bound `cfl · Δx / max|v|` (checked before every step, as `ContinuumScene::step`).
-    #[error("continuum[{continuum}]: time step refused")]
-    TimeStep {
-        /// Index of the `[[continuum]]` entry.
-        continuum: usize,
-        /// `XpbiError::TimeStepOverCfl` with Δt, the bound and the speed.
-        #[source]
-        source: xpbi_continuum::XpbiError,
-    },
 }
 
 /// A scene run that stopped.

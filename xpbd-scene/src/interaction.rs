@@ -38,7 +38,7 @@
 //!     [[continuum]]\nname = 'sand'\nmaterial = 'sand'\nspacing = 0.01\n\
 //!     region = { ball = { center = [0.1, 0.1, 0.05], radius = 0.03 } }\n\
 //!     [[interaction]]\nbodies = ['sand', 'sheet']\nfriction = 0.4\n";
-//! let scene = xpbd_scene::SceneFile::parse(text, std::path::Path::new("h.toml")).unwrap();
+//! let scene = xpbd_scene::SceneDesc::parse(text, std::path::Path::new("h.toml")).unwrap();
 //! let built = xpbd_scene::build_scene(scene, std::path::Path::new("h.toml")).unwrap();
 //! assert_eq!(built.bodies.len(), 2);
 //! assert_eq!(built.bodies[1].name, "sand");

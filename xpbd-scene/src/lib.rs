@@ -4,7 +4,10 @@
 //! for [`xpbd_core`], kept out of the math crates so their users do not pull file-format
 //! dependencies.
 //!
-//! * [`scene`]: the TOML scene format ([`SceneFile`]), parsed with serde + `toml` 1.x. Errors
+//! * [`desc`]: the one scene description ([`SceneDesc`]) every way of building a simulation
+//!   starts from, its Rust builder ([`SceneBuilder`]), [`BuiltScene::from_desc`] and
+//!   [`FromDesc`] (a bare [`xpbd_core::Simulation`]), and the round trip to TOML.
+//! * [`scene`]: the TOML scene format of that description, parsed with serde + `toml` 1.x. Errors
 //!   name the file, line:column (toml's span) and the field path (`serde_path_to_error`);
 //!   range errors name the field and the bad value.
 //! * [`build`]: a scene becomes a [`xpbd_core::Simulation`] plus the [`export::Topology`]
@@ -158,6 +161,7 @@ pub mod budget;
 pub mod build;
 pub mod checkpoint;
 pub mod continuum;
+pub mod desc;
 pub mod emitter;
 pub mod error;
 pub mod export;
@@ -172,6 +176,9 @@ mod validate;
 
 pub use build::{BuiltScene, build_scene};
 pub use checkpoint::Checkpoint;
+pub use desc::{FromDesc, SceneBuilder};
 pub use error::{CheckpointError, ExportError, FrameError, RunError, SceneError};
 pub use import::ImportError;
-pub use scene::SceneFile;
+pub use scene::SceneDesc;
+/// The earlier name of [`SceneDesc`], which scene files deserialize into.
+pub type SceneFile = SceneDesc;

@@ -2,7 +2,7 @@
 //!
 //! Parsing is two-stage: serde (through `serde_path_to_error`, so a type error names the
 //! field path, and toml's span, so it names the line and column; unknown fields are rejected
-//! by `deny_unknown_fields`), then [`SceneFile::validate`], which range-checks every number
+//! by `deny_unknown_fields`), then [`SceneDesc::validate`], which range-checks every number
 //! and names the field and the bad value.
 
 use std::collections::BTreeMap;
@@ -26,7 +26,7 @@ pub use crate::validate::MAX_COORDINATE;
 /// A whole scene file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SceneFile {
+pub struct SceneDesc {
     /// Human-readable name.
     pub name: String,
     /// What the scene demonstrates or validates.
@@ -148,7 +148,7 @@ impl Default for SolverSection {
 #[serde(deny_unknown_fields)]
 pub struct MaterialSpec {
     /// A continuum preset supplying density, `youngs`, `poisson` and `plasticity` where they
-    /// are absent (see [`Preset`]); filled in by [`SceneFile::parse`].
+    /// are absent (see [`Preset`]); filled in by [`SceneDesc::parse`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,
     /// Density ρ (kg/m³, > 0); required unless a preset gives it.
@@ -432,7 +432,7 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-impl SceneFile {
+impl SceneDesc {
     /// `(field, name, kind is continuum)` of every body in build order (cloth, rope, soft_box,
     /// mesh, continuum; each in list order).
     pub(crate) fn body_names(&self) -> Vec<(String, String, bool)> {
@@ -485,14 +485,14 @@ impl SceneFile {
     ///
     /// ```
     /// use std::path::Path;
-    /// use xpbd_scene::SceneFile;
+    /// use xpbd_scene::SceneDesc;
     /// let text = "name = 'drop'\n[time]\ndt = 0.01\nframes = 2\n\
     ///             [materials.steel]\ndensity = 7800.0\n\
     ///             [[rope]]\nmaterial = 'steel'\nlinks = 3\nstart = [0, 0, 0]\nend = [1, 0, 0]\nradius = 0.001\n";
-    /// let scene = SceneFile::parse(text, Path::new("drop.toml")).unwrap();
+    /// let scene = SceneDesc::parse(text, Path::new("drop.toml")).unwrap();
     /// assert_eq!(scene.rope[0].links, 3);
     /// let bad = text.replace("links = 3", "links = 3\nlinsk = 4");
-    /// let err = SceneFile::parse(&bad, Path::new("drop.toml")).unwrap_err().to_string();
+    /// let err = SceneDesc::parse(&bad, Path::new("drop.toml")).unwrap_err().to_string();
     /// assert!(err.contains("drop.toml:10:1") && err.contains("linsk"), "{err}");
     /// ```
     pub fn parse(text: &str, file: &Path) -> Result<Self, SceneError> {
@@ -510,7 +510,7 @@ impl SceneFile {
             }
         };
         let de = toml::Deserializer::parse(text).map_err(|e| syntax(e, ".".into()))?;
-        let mut scene: SceneFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let mut scene: SceneDesc = serde_path_to_error::deserialize(de).map_err(|e| {
             let field = e.path().to_string();
             syntax(e.into_inner(), field)
         })?;

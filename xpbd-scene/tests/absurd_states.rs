@@ -6,7 +6,7 @@ use std::path::Path;
 
 use xpbd_core::StepError;
 use xpbd_scene::error::{FrameError, RunError};
-use xpbd_scene::{BuiltScene, SceneFile};
+use xpbd_scene::{BuiltScene, SceneDesc};
 
 /// A pinned 1 m steel rope (10 links, E = 200 GPa, r = 1 mm) under gravity at Δt = 1000 s.
 const STEEL_ROPE: &str = "name = 'steel rope'\n[time]\ndt = 1000.0\nframes = 3\n\
@@ -22,7 +22,7 @@ const STIFF_BEAM: &str = "name = 'stiff beam'\n[time]\ndt = 1000.0\nframes = 3\n
     origin = [0.0, 0.0, 1.0]\npin_x_below = 0.001\n[output]\nformats = ['vtk']\n";
 
 fn build(text: &str) -> BuiltScene {
-    let scene = SceneFile::parse(text, Path::new("absurd.toml")).unwrap();
+    let scene = SceneDesc::parse(text, Path::new("absurd.toml")).unwrap();
     xpbd_scene::build_scene(scene, Path::new("absurd.toml")).unwrap()
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use xpbd_scene::{SceneError, SceneFile};
+use xpbd_scene::{SceneDesc, SceneError};
 
 const GIB: u64 = 1 << 30;
 
@@ -14,8 +14,8 @@ const HEADER: &str = "name = 'big'\n[time]\ndt = 0.001\nframes = 1\n\
     [materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n\
     [materials.sand]\npreset = 'sand'\n";
 
-fn parse(body: &str) -> Result<SceneFile, SceneError> {
-    SceneFile::parse(&format!("{HEADER}{body}"), Path::new("big.toml"))
+fn parse(body: &str) -> Result<SceneDesc, SceneError> {
+    SceneDesc::parse(&format!("{HEADER}{body}"), Path::new("big.toml"))
 }
 
 /// A 4096² cloth (within the validator's caps, which crashed the allocator of a loaded
@@ -87,7 +87,7 @@ fn every_shipped_scene_fits_in_two_gib() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
-            let scene = SceneFile::load(&path).unwrap();
+            let scene = SceneDesc::load(&path).unwrap();
             let estimate = scene.memory_estimate();
             estimate
                 .check(2 * GIB, &path)
@@ -129,7 +129,7 @@ fn absurd_counts_are_refused_by_field() {
     ];
     for (from, to, field) in cases {
         let text = format!("{HEADER}{rope}").replace(from, to);
-        let e = SceneFile::parse(&text, Path::new("big.toml")).unwrap_err();
+        let e = SceneDesc::parse(&text, Path::new("big.toml")).unwrap_err();
         assert!(
             matches!(&e, SceneError::InvalidValue { field: f, .. } if f == field),
             "{e}"

@@ -3,7 +3,7 @@ mod common;
 
 use std::path::Path;
 
-use xpbd_scene::{BuiltScene, Checkpoint, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, Checkpoint, SceneDesc, build_scene};
 
 fn bits(s: &BuiltScene) -> Vec<u64> {
     let p = s.sim.particles();
@@ -20,7 +20,7 @@ fn check_restart(name: &str, k: usize, n: usize) {
 
 fn check_restart_text(name: &str, text: &str, path: &Path, k: usize, n: usize) {
     let (text, path) = (text.to_string(), path.to_path_buf());
-    let build = || build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let build = || build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let mut reference = build();
     let mut frames = Vec::new();
     let mut saved = None;
@@ -71,7 +71,7 @@ fn chain_restart_is_bit_identical() {
 #[test]
 fn restore_rejects_state_for_another_scene() {
     let (text, path) = common::shortened("hanging_chain.toml", 2);
-    let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let mut c = Checkpoint::capture(&s, &text, &path);
     c.x.pop();
     let e = c.restore().unwrap_err();
@@ -90,7 +90,7 @@ fn restore_rejects_state_for_another_scene() {
 #[test]
 fn restore_rejects_non_finite_state() {
     let (text, path) = common::shortened("hanging_chain.toml", 2);
-    let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let mut c = Checkpoint::capture(&s, &text, &path);
     c.v[3][1] = f64::NAN;
     let e = c.restore().unwrap_err();
@@ -109,7 +109,7 @@ fn restore_rejects_non_finite_state() {
 #[test]
 fn truncated_checkpoint_is_a_typed_error() {
     let (text, path) = common::shortened("hanging_chain.toml", 2);
-    let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let bytes = Checkpoint::capture(&s, &text, &path).to_bytes();
     for cut in [0, 4, 8, 20, bytes.len() / 2, bytes.len() - 1] {
         let e = Checkpoint::from_bytes(&bytes[..cut]).unwrap_err();
@@ -129,7 +129,7 @@ fn warm_started_cloth_restart_is_bit_identical() {
     assert!(text.contains("multiplier_warm_start"));
     check_restart_text("cloth-warm", &text, &path, 30, 34);
     // The multipliers matter: zeroing them in the checkpoint changes the continuation.
-    let build = || build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let build = || build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let mut reference = build();
     for _ in 0..30 {
         reference.advance_frame().unwrap();
@@ -155,7 +155,7 @@ fn xpbi_sand_restart_is_bit_identical() {
         .replace("threads = 0", "threads = 0\nmultiplier_warm_start = 0.2");
     assert!(text.contains("steps_per_frame = 10 ") && text.contains("warm_start"));
     check_restart_text("sand", &text, &path, 3, 5);
-    let mut s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let mut s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     for _ in 0..3 {
         s.advance_frame().unwrap();
     }
@@ -170,7 +170,7 @@ fn xpbi_sand_restart_is_bit_identical() {
     let mut c = Checkpoint::capture(&s, &text, &path);
     let k = s.continua[0].handle.index();
     assert!(!c.block_state[k].is_empty());
-    let fresh = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let fresh = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     c.block_state[k] = fresh.sim.blocks()[k].save_state();
     let mut reset = c.restore().unwrap();
     s.advance_frame().unwrap();
@@ -200,7 +200,7 @@ fn xpbi_reference_kernel_cantilever_restart_is_bit_identical() {
     );
     assert!(text.contains("reference"));
     check_restart_text("cantilever-ref", &text, &path, 2, 4);
-    let mut s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let mut s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     for _ in 0..2 {
         s.advance_frame().unwrap();
     }
@@ -220,7 +220,7 @@ fn xpbi_reference_kernel_cantilever_restart_is_bit_identical() {
 #[test]
 fn xpbi_state_of_wrong_length_or_non_finite_is_a_typed_error() {
     let (text, path) = common::shortened("sand_column_2d.toml", 1);
-    let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let k = s.continua[0].handle.index();
     let mut c = Checkpoint::capture(&s, &text, &path);
     c.block_state[k].pop();
@@ -269,7 +269,7 @@ fn missing_checkpoint_file_is_an_io_error() {
 fn xpbi_nozzle_restart_is_bit_identical() {
     let (text, path) = common::shortened("toothpaste_extrusion.toml", 6);
     check_restart_text("nozzle", &text, &path, 3, 6);
-    let mut s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let mut s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     for _ in 0..3 {
         s.advance_frame().unwrap();
     }
@@ -282,7 +282,7 @@ fn xpbi_nozzle_restart_is_bit_identical() {
 
 fn chain_checkpoint_bytes() -> (Vec<u8>, String) {
     let (text, path) = common::shortened("hanging_chain.toml", 2);
-    let mut s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let mut s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     s.advance_frame().unwrap();
     (Checkpoint::capture(&s, &text, &path).to_bytes(), text)
 }
@@ -405,7 +405,7 @@ fn mesh_edited_after_checkpointing_is_refused() {
 #[test]
 fn scene_file_given_with_a_checkpoint_must_be_its_scene() {
     let (text, path) = common::shortened("hanging_chain.toml", 2);
-    let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let c = Checkpoint::capture(&s, &text, &path);
     let dir = common::tmp_dir("ckpt-scene");
     let (same, other, ckpt) = (dir.join("a.toml"), dir.join("b.toml"), dir.join("a.ckpt"));

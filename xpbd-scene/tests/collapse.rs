@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use xpbd_core::Vector;
-use xpbd_scene::{SceneFile, build_scene};
+use xpbd_scene::{SceneDesc, build_scene};
 use xpbi_continuum::xsph::Xsph;
 use xpbi_validation::observables::{percentile, pile_observables};
 
@@ -34,7 +34,7 @@ fn collapse_on(
     friction: Option<f64>,
 ) -> Deposit {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/sand_collapse_3d.toml");
-    let mut scene = SceneFile::load(&path).unwrap();
+    let mut scene = SceneDesc::load(&path).unwrap();
     scene.time.dt_max = Some(dt_max);
     scene.time.frames = (seconds / scene.time.dt).round() as usize;
     scene.continuum[0].spacing = spacing;

@@ -5,7 +5,7 @@ mod common;
 use std::path::Path;
 
 use xpbd_scene::continuum::Preset;
-use xpbd_scene::{BuiltScene, SceneError, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneDesc, SceneError, build_scene};
 
 const XPBI_SCENES: [&str; 9] = [
     "sand_column_2d.toml",
@@ -123,8 +123,8 @@ const BASE: &str = "name = 'c'\n[time]\ndt = 1e-4\nframes = 1\n\
 [materials.sand]\npreset = 'sand'\n\
 [[continuum]]\nmaterial = 'sand'\nregion = { box = { min = [0, 0, 0], max = [0.04, 0.04, 0.04] } }\nspacing = 0.01\n";
 
-fn parse(text: &str) -> Result<SceneFile, SceneError> {
-    SceneFile::parse(text, Path::new("c.toml"))
+fn parse(text: &str) -> Result<SceneDesc, SceneError> {
+    SceneDesc::parse(text, Path::new("c.toml"))
 }
 
 fn build(text: &str) -> Result<BuiltScene, SceneError> {
@@ -370,23 +370,19 @@ fn a_step_over_the_cfl_bound_is_refused_before_it_runs() {
     s.sim.particles_mut().v[5].z = -100.0;
     let x = s.sim.particles().x.clone();
     let e = s.advance_frame().unwrap_err();
-    let xpbd_scene::FrameError::TimeStep {
-        continuum: 0,
-        source,
-    } = &e
-    else {
-        panic!("{e}")
-    };
-    let xpbi_continuum::XpbiError::TimeStepOverCfl {
-        dt,
+    let xpbd_scene::FrameError::Step(xpbd_core::StepError::TimeStepOverBound {
+        h,
         bound,
-        max_speed,
-    } = *source
+        block_name,
+        particle,
+        ..
+    }) = e
     else {
         panic!("{e}")
     };
-    // Bound = cfl · Δx / max|v| = 0.4 · 0.01 m / 100 m/s = 4e-5 s < Δt = 1e-4 s.
-    assert_eq!((dt, max_speed), (1e-4, 100.0));
+    // Bound = cfl · Δx / max|v| = 0.4 · 0.01 m / 100 m/s = 4e-5 s < Δt = 1e-4 s, set by
+    // particle 5 (substeps = 1 in this scene).
+    assert_eq!((h, block_name, particle), (1e-4, "xpbi", Some(5)));
     assert!((bound - 4e-5).abs() < 1e-18, "{bound}");
     assert_eq!(s.sim.particles().x, x);
     assert_eq!(s.frame, 1);

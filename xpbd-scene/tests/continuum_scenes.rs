@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use xpbd_core::Vector;
-use xpbd_scene::{BuiltScene, SceneError, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneDesc, SceneError, build_scene};
 use xpbi_continuum::Material;
 use xpbi_continuum::builders::Hourglass;
 
@@ -229,7 +229,7 @@ const COLLIDER: &str = "[[collider]]\nshape = { box = { half_extents = [0.1, 0.1
 center = [0, 0, -0.01]\nrotation_deg = [0, 30, 0]\n[contacts]\nradius = 0.005\n";
 
 fn invalid(text: &str) -> (String, String) {
-    match SceneFile::parse(text, Path::new("c.toml"))
+    match SceneDesc::parse(text, Path::new("c.toml"))
         .and_then(|s| build_scene(s, Path::new("c.toml")))
     {
         Err(SceneError::InvalidValue { field, value, .. }) => (field, value),
@@ -339,20 +339,20 @@ fn new_fields_give_typed_errors_naming_field_and_value() {
         nozzle(&format!("{ok}, diameter = 1")),
         format!("{BASE}{}", COLLIDER.replace("rotation_deg", "rotation_rad")),
     ] {
-        let e = SceneFile::parse(&text, Path::new("c.toml")).unwrap_err();
+        let e = SceneDesc::parse(&text, Path::new("c.toml")).unwrap_err();
         assert!(matches!(e, SceneError::Syntax { .. }), "{e:?}");
     }
     // A valid rotated collider builds; a box exclusion removes its lattice points only.
     assert!(
         build_scene(
-            SceneFile::parse(&format!("{BASE}{COLLIDER}"), Path::new("c.toml")).unwrap(),
+            SceneDesc::parse(&format!("{BASE}{COLLIDER}"), Path::new("c.toml")).unwrap(),
             Path::new("c.toml")
         )
         .is_ok()
     );
     let cut = ex("{ box = { min = [0.02, 0.02, 0.02], max = [0.05, 0.05, 0.05] } }");
     let s = build_scene(
-        SceneFile::parse(&cut, Path::new("c.toml")).unwrap(),
+        SceneDesc::parse(&cut, Path::new("c.toml")).unwrap(),
         Path::new("c.toml"),
     )
     .unwrap();

@@ -9,11 +9,11 @@ use std::path::Path;
 
 use xpbd_core::Vector;
 use xpbd_scene::interaction::BodyKind;
-use xpbd_scene::{BuiltScene, SceneError, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneDesc, SceneError, build_scene};
 
 fn build(text: &str) -> Result<BuiltScene, SceneError> {
     let path = Path::new("coupling.toml");
-    build_scene(SceneFile::parse(text, path)?, path)
+    build_scene(SceneDesc::parse(text, path)?, path)
 }
 
 const TWO_BALLS: &str = "name = 'two balls'\n[time]\ndt = 2e-4\nframes = 40\nsteps_per_frame = 5\n\
@@ -245,7 +245,7 @@ fn coupled_runs_are_bit_identical_for_any_thread_count() {
 fn coupled_checkpoint_restores_bit_for_bit() {
     let text = hammock(true, 12, 0);
     let path = common::scenes_dir().join("sand_hammock.toml");
-    let mut reference = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let mut reference = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let mut saved = None;
     for f in 1..=12 {
         reference.advance_frame().unwrap();
@@ -370,7 +370,7 @@ fn xpbd_bodies_touch_when_an_interaction_names_them() {
 #[test]
 fn a_cloth_dropped_on_a_sand_heap_rests_on_its_surface() {
     let (text, path) = common::shortened("cloth_on_sand_heap.toml", 30);
-    let mut s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let mut s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     let by_name = |n: &str| s.bodies.iter().find(|b| b.name == n).unwrap().clone();
     let (heap, sheet) = (by_name("heap"), by_name("sheet"));
     assert_eq!(
@@ -422,7 +422,7 @@ fn a_cloth_dropped_on_a_sand_heap_rests_on_its_surface() {
 fn errors_after_parsing_name_the_line() {
     let base = hammock(true, 1, 0);
     let text = format!("{base}[[interaction]]\nbodies = ['sand', 'tarp']\n");
-    let e = SceneFile::parse(&text, Path::new("h.toml")).unwrap_err();
+    let e = SceneDesc::parse(&text, Path::new("h.toml")).unwrap_err();
     let line = text.lines().count();
     assert!(
         matches!(&e, SceneError::UnknownBody { line: l, .. } if *l == line),
@@ -436,7 +436,7 @@ fn errors_after_parsing_name_the_line() {
         "friction = 0.5\n\n[[collider]]",
         "friction = -0.1\n\n[[collider]]",
     );
-    let e = SceneFile::parse(&text, Path::new("h.toml")).unwrap_err();
+    let e = SceneDesc::parse(&text, Path::new("h.toml")).unwrap_err();
     let want = text.lines().position(|l| l == "friction = -0.1").unwrap() + 1;
     assert!(
         matches!(&e, SceneError::InvalidValue { line, .. } if *line == want),

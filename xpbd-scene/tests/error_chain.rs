@@ -36,14 +36,6 @@ fn assert_each_cause_once(e: &(dyn Error + 'static), depth: usize) {
     }
 }
 
-fn cfl() -> XpbiError {
-    XpbiError::TimeStepOverCfl {
-        dt: 1e-3,
-        bound: 2.5e-4,
-        max_speed: 4.0,
-    }
-}
-
 #[test]
 fn scene_errors_wrapping_importer_core_and_xpbi_errors_print_each_cause_once() {
     // A real build: the [[mesh]] file is a zero-area triangle.
@@ -90,17 +82,21 @@ fn scene_errors_wrapping_importer_core_and_xpbi_errors_print_each_cause_once() {
 
 #[test]
 fn run_and_xpbi_errors_print_each_cause_once() {
-    // The CFL error of a run: frame → continuum → XPBI's bound, each printed once.
+    // The CFL error of a run: frame → the step's bound check, naming XPBI's rule, once.
     let run = RunError::Step {
         frame: 3,
-        source: FrameError::TimeStep {
-            continuum: 0,
-            source: cfl(),
-        },
+        source: FrameError::Step(StepError::TimeStepOverBound {
+            h: 1e-3,
+            bound: 2.5e-4,
+            block: 2,
+            block_name: "xpbi",
+            rule: "XPBI CFL bound cfl · spacing / max |v|",
+            particle: Some(7),
+        }),
     };
-    assert_each_cause_once(&run, 3);
+    assert_each_cause_once(&run, 2);
     let shown = chain(&run).join(": ");
-    assert_eq!(shown.matches("CFL bound").count(), 1, "{shown}");
+    assert_eq!(shown.matches("exceeds the bound").count(), 1, "{shown}");
     let step = RunError::Step {
         frame: 1,
         source: FrameError::Step(StepError::NonPositiveTimeStep { dt: -1.0 }),

@@ -5,11 +5,11 @@ mod common;
 use std::path::Path;
 
 use common::{closest_between_bodies, cloth_height};
-use xpbd_scene::{BuiltScene, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneDesc, build_scene};
 
 fn load(name: &str, frames: usize) -> BuiltScene {
     let (text, path) = common::shortened(name, frames);
-    build_scene(SceneFile::parse(&text, &path).unwrap(), Path::new(&path)).unwrap()
+    build_scene(SceneDesc::parse(&text, &path).unwrap(), Path::new(&path)).unwrap()
 }
 
 fn body<'a>(s: &'a BuiltScene, name: &str) -> &'a xpbd_scene::interaction::Body {

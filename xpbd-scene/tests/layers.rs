@@ -5,12 +5,12 @@ mod common;
 
 use std::path::Path;
 
-use xpbd_scene::{BuiltScene, SceneError, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneDesc, SceneError, build_scene};
 use xpbi_continuum::continuum::XpbiContinuum;
 use xpbi_continuum::plasticity::principal;
 
-fn parse(text: &str) -> Result<SceneFile, SceneError> {
-    SceneFile::parse(text, Path::new("layers.toml"))
+fn parse(text: &str) -> Result<SceneDesc, SceneError> {
+    SceneDesc::parse(text, Path::new("layers.toml"))
 }
 
 fn build(text: &str) -> Result<BuiltScene, SceneError> {

@@ -6,14 +6,14 @@ mod common;
 use std::path::Path;
 
 use xpbd_scene::import::{ElementKind, ElementRef, parse_gmsh, parse_obj, parse_ply, parse_tetgen};
-use xpbd_scene::{ImportError, SceneError, SceneFile, build_scene};
+use xpbd_scene::{ImportError, SceneDesc, SceneError, build_scene};
 
 const GOOD: &str = "name = 'x'\n[time]\ndt = 0.01\nframes = 2\n\
 [materials.steel]\ndensity = 7800.0\n\
 [[rope]]\nmaterial = 'steel'\nlinks = 3\nstart = [0, 0, 0]\nend = [1, 0, 0]\nradius = 0.001\n";
 
-fn parse(text: &str) -> Result<SceneFile, SceneError> {
-    SceneFile::parse(text, Path::new("bad.toml"))
+fn parse(text: &str) -> Result<SceneDesc, SceneError> {
+    SceneDesc::parse(text, Path::new("bad.toml"))
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn colliders_without_contacts_table_are_rejected() {
 
 #[test]
 fn missing_scene_file_is_an_io_error() {
-    let e = SceneFile::load(Path::new("/nonexistent/scene.toml")).unwrap_err();
+    let e = SceneDesc::load(Path::new("/nonexistent/scene.toml")).unwrap_err();
     assert!(matches!(e, SceneError::Io { .. }), "{e}");
 }
 

@@ -7,7 +7,7 @@ use std::num::NonZeroUsize;
 use std::path::Path;
 
 use xpbd_scene::runner::{MANIFEST, RunManifest, RunSource, prepare_dir, run, run_with};
-use xpbd_scene::{BuiltScene, Checkpoint, ExportError, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, Checkpoint, ExportError, SceneDesc, build_scene};
 
 /// A 20 × 20 cloth: its VTK frame is tens of kilobytes.
 const CLOTH: &str = "name = 'sheet'\n[time]\ndt = 0.01\nframes = 1\n\
@@ -28,7 +28,7 @@ fn failed_frame_write_leaves_the_previous_frame_and_no_truncated_file() {
     if let Ok(dir) = std::env::var(CHILD) {
         let dir = Path::new(&dir);
         let scene = build_scene(
-            SceneFile::parse(CLOTH, Path::new("c.toml")).unwrap(),
+            SceneDesc::parse(CLOTH, Path::new("c.toml")).unwrap(),
             Path::new("c.toml"),
         )
         .unwrap();
@@ -45,7 +45,7 @@ fn failed_frame_write_leaves_the_previous_frame_and_no_truncated_file() {
     std::fs::write(&frame, "the previous frame").unwrap();
     // Unlimited, the frame is far larger than the limit.
     let scene = build_scene(
-        SceneFile::parse(CLOTH, Path::new("c.toml")).unwrap(),
+        SceneDesc::parse(CLOTH, Path::new("c.toml")).unwrap(),
         Path::new("c.toml"),
     )
     .unwrap();
@@ -89,7 +89,7 @@ fn failed_frame_write_leaves_the_previous_frame_and_no_truncated_file() {
 
 fn chain(frames: usize) -> (BuiltScene, String, std::path::PathBuf) {
     let (text, path) = common::shortened("hanging_chain.toml", frames);
-    let s = build_scene(SceneFile::parse(&text, &path).unwrap(), &path).unwrap();
+    let s = build_scene(SceneDesc::parse(&text, &path).unwrap(), &path).unwrap();
     (s, text, path)
 }
 

@@ -106,7 +106,7 @@ fn every_frame_format_is_written_and_readable() {
 fn vtk_frame_of_an_xpbi_scene_carries_the_continuum_fields_bit_exactly() {
     let (text, path) = common::shortened("sand_column_2d.toml", 3);
     let text = text.replace("steps_per_frame = 100", "steps_per_frame = 10");
-    let mut s = xpbd_scene::build_scene(xpbd_scene::SceneFile::parse(&text, &path).unwrap(), &path)
+    let mut s = xpbd_scene::build_scene(xpbd_scene::SceneDesc::parse(&text, &path).unwrap(), &path)
         .unwrap();
     for _ in 0..3 {
         s.advance_frame().unwrap();

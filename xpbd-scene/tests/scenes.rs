@@ -3,7 +3,7 @@ mod common;
 
 use std::path::Path;
 
-use xpbd_scene::{BuiltScene, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneDesc, build_scene};
 
 fn total_mass(s: &BuiltScene) -> f64 {
     let p = s.sim.particles();
@@ -56,7 +56,7 @@ fn rope_and_box_masses_follow_the_material() {
         [[rope]]\nmaterial = 'steel'\nlinks = 10\nstart = [0, 0, 0]\nend = [2, 0, 0]\nradius = 0.01\n\
         [[soft_box]]\nmaterial = 'steel'\nsize = [0.5, 0.2, 0.1]\ncells = [5, 2, 1]\n";
     let s = build_scene(
-        SceneFile::parse(text, Path::new("m.toml")).unwrap(),
+        SceneDesc::parse(text, Path::new("m.toml")).unwrap(),
         Path::new("m.toml"),
     )
     .unwrap();
@@ -85,7 +85,7 @@ fn hanging_chain_scene_reaches_the_analytic_static_stretch() {
         [materials.soft]\ndensity = 1000.0\nyoungs = 1e5\n\
         [[rope]]\nmaterial = 'soft'\nlinks = 5\nstart = [0, 0, 0]\nend = [0, 0, -1]\nradius = 0.01\npin_start = true\n";
     let mut s = build_scene(
-        SceneFile::parse(text, Path::new("c.toml")).unwrap(),
+        SceneDesc::parse(text, Path::new("c.toml")).unwrap(),
         Path::new("c.toml"),
     )
     .unwrap();

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use xpbd_scene::{SceneError, SceneFile};
+use xpbd_scene::{SceneDesc, SceneError};
 
 const CLOTH: &str = "name = 'sheet'\n[time]\ndt = 0.01\nframes = 2\n\
     [materials.cotton]\ndensity = 300.0\nyoungs = 1e6\nthickness = 0.001\n\
@@ -11,7 +11,7 @@ const CLOTH: &str = "name = 'sheet'\n[time]\ndt = 0.01\nframes = 2\n\
     origin = [0.0, 0.0, 1.0]\n[output]\nformats = ['vtk']\n";
 
 fn refused(text: &str, field: &str) -> String {
-    let e = SceneFile::parse(text, Path::new("s.toml")).unwrap_err();
+    let e = SceneDesc::parse(text, Path::new("s.toml")).unwrap_err();
     assert!(
         matches!(&e, SceneError::InvalidValue { field: f, .. } if f == field),
         "expected {field}: {e}"
@@ -50,7 +50,7 @@ fn names_with_control_characters_are_refused() {
         .replace("material = 'cotton'", "material = \"cot\\nton\"");
     refused(&text, "materials.cot\nton");
     // An ordinary name with spaces and non-ASCII letters is fine.
-    SceneFile::parse(
+    SceneDesc::parse(
         &CLOTH.replace("name = 'sheet'", "name = 'drap de coton, 4×4'"),
         Path::new("s.toml"),
     )

@@ -52,7 +52,9 @@ pub enum XpbiError {
         id: usize,
         count: usize,
     },
-    /// The time step exceeds the CFL bound `cfl · Δx / max|v|`.
+    /// The time step exceeds the CFL bound `cfl · Δx / max|v|` (the GPU step's check; on the
+    /// CPU the core's step refuses it as `StepError::TimeStepOverBound`, from
+    /// `XpbiContinuum::cfl_bound`).
     #[error("time step {dt} exceeds the CFL bound {bound} (max speed {max_speed})")]
     TimeStepOverCfl { dt: f64, bound: f64, max_speed: f64 },
     /// The neighbour grid could not be built.

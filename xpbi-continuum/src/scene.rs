@@ -283,10 +283,10 @@ impl<const D: usize> ContinuumScene<D> {
         &mut self.sim.block_mut(self.xpbi).kind
     }
 
-    /// One step of `options.dt` after the CFL check; on failure the state is rolled back.
+    /// One step of `options.dt`. A step over the CFL bound is refused before it runs (the
+    /// step's own check of [`crate::continuum::XpbiContinuum`]'s declared bound:
+    /// `XpbiError::Step(StepError::TimeStepOverBound)`); on failure the state is rolled back.
     pub fn step(&mut self) -> Result<(), XpbiError> {
-        self.continuum()
-            .check_time_step(self.sim.particles(), self.options.dt)?;
         self.sim.step(self.options.dt)?;
         Ok(())
     }

@@ -251,14 +251,16 @@ fn error_time_step_over_cfl() {
     let mut s = ContinuumScene::<2>::new(&x, Material::sand(), o).unwrap();
     s.sim.particles_mut().v[3] = Vector2::new(2.0, 0.0);
     let e = s.step().unwrap_err();
-    // Bound 0.4 · 0.01 m / 2 m/s = 2e-3 s.
+    // Bound 0.4 · 0.01 m / 2 m/s = 2e-3 s, set by particle 3 (the step's own check).
     match e {
-        XpbiError::TimeStepOverCfl {
-            dt,
+        XpbiError::Step(xpbd_core::StepError::TimeStepOverBound {
+            h,
             bound,
-            max_speed,
-        } => {
-            assert_eq!((dt, max_speed), (1e-2, 2.0));
+            block_name,
+            particle,
+            ..
+        }) => {
+            assert_eq!((h, block_name, particle), (1e-2, "xpbi", Some(3)));
             assert!((bound - 2e-3).abs() < 1e-15);
         }
         other => panic!("{other:?}"),
@@ -343,14 +345,9 @@ fn snow_at_courant_above_the_bound_is_refused() {
     let mut s = scene(5e-4);
     let x = s.positions().to_vec();
     match s.step().unwrap_err() {
-        XpbiError::TimeStepOverCfl {
-            dt,
-            bound,
-            max_speed,
-        } => {
-            assert_eq!(dt, 5e-4);
-            assert!((max_speed - 3.0).abs() < 1e-12, "{max_speed}");
-            assert!((bound - 0.4 * dx / max_speed).abs() < 1e-15, "{bound}");
+        XpbiError::Step(xpbd_core::StepError::TimeStepOverBound { h, bound, .. }) => {
+            assert_eq!(h, 5e-4);
+            assert!((bound - 0.4 * dx / 3.0).abs() < 1e-15, "{bound}");
         }
         other => panic!("{other:?}"),
     }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use xpbd_scene::interaction::{BodyKind, InteractionSpec};
-use xpbd_scene::{BuiltScene, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, SceneDesc, build_scene};
 
 /// One line of `cargo xtask bench coupled`.
 #[derive(Debug, Clone, Serialize)]
@@ -66,7 +66,7 @@ struct Run {
 /// The scene at `path`, `frames` long on `threads`, its bodies touching or (`coupled` false)
 /// every pair listed as not touching.
 fn build(path: &Path, frames: usize, threads: usize, coupled: bool) -> Result<BuiltScene> {
-    let mut scene = SceneFile::load(path)?;
+    let mut scene = SceneDesc::load(path)?;
     scene.time.frames = frames;
     scene.solver.threads = threads;
     if !coupled {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use xpbd_core::Vector;
-use xpbd_scene::{SceneFile, build_scene};
+use xpbd_scene::{SceneDesc, build_scene};
 use xpbi_validation::observables::{percentile, pile_observables};
 
 #[derive(Args, Debug, Clone)]
@@ -93,7 +93,7 @@ impl CollapseArgs {
 }
 
 pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
-    let mut scene = SceneFile::load(&args.scene)?;
+    let mut scene = SceneDesc::load(&args.scene)?;
     let (r0, h0) = match scene.continuum.first().and_then(|c| c.region.as_ref()) {
         Some(xpbd_scene::continuum::RegionSpec::Cylinder { radius, height, .. }) => {
             (*radius, *height)

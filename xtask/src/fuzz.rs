@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 /// What a target parses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {
-    /// Scene files (`SceneFile::parse`, `build_scene`, two frames).
+    /// Scene files (`SceneDesc::parse`, `build_scene`, two frames).
     SceneToml,
     /// Wavefront OBJ.
     ImportObj,
@@ -300,11 +300,11 @@ fn check_scene(input: &[u8]) -> Result<(), String> {
     let Ok(text) = std::str::from_utf8(input) else {
         return Ok(());
     };
-    let Ok(mut scene) = xpbd_scene::SceneFile::parse(text, path) else {
+    let Ok(mut scene) = xpbd_scene::SceneDesc::parse(text, path) else {
         return Ok(());
     };
     let back = toml::to_string(&scene).map_err(|e| format!("does not serialise: {e}"))?;
-    match xpbd_scene::SceneFile::parse(&back, path) {
+    match xpbd_scene::SceneDesc::parse(&back, path) {
         Ok(again) if again == scene => {}
         Ok(again) => return Err(format!("round trip changed the scene:\n{back}\n{again:?}")),
         Err(e) => return Err(format!("its own TOML does not parse: {e}\n{back}")),

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use xpbd_scene::runner::{RunSource, run_with};
-use xpbd_scene::{BuiltScene, Checkpoint, SceneFile, build_scene};
+use xpbd_scene::{BuiltScene, Checkpoint, SceneDesc, build_scene};
 
 /// `cargo xtask run SCENE --out DIR`, or `cargo xtask run [SCENE] --resume CKPT --out DIR`.
 #[derive(Args, Debug)]
@@ -45,7 +45,7 @@ pub fn run_command(args: RunArgs) -> Result<()> {
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            let built = build_scene(SceneFile::parse(&text, path)?, path)?;
+            let built = build_scene(SceneDesc::parse(&text, path)?, path)?;
             (text, path.clone(), built)
         }
         (None, None) => bail!("a SCENE file or --resume CKPT is needed"),

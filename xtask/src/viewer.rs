@@ -389,7 +389,7 @@ mod tests {
             [[rope]]\nmaterial = 'cotton'\nlinks = 5\nstart = [0.0, -0.2, 1.0]\nend = [1.0, -0.2, 1.0]\n\
             radius = 0.01\npin_start = true\n";
         let scene_path = dir.join("tiny.toml");
-        let scene = xpbd_scene::SceneFile::parse(text, &scene_path).unwrap();
+        let scene = xpbd_scene::SceneDesc::parse(text, &scene_path).unwrap();
         let mut built = xpbd_scene::build_scene(scene, &scene_path).unwrap();
         let files = xpbd_scene::runner::run(&mut built, &dir, |_| {}).unwrap();
         assert_eq!(files, 4, "frames 0..=3 as VTK");
@@ -441,7 +441,7 @@ mod tests {
         };
         let path = dir.join("r.toml");
         for frames in [4, 2] {
-            let scene = xpbd_scene::SceneFile::parse(&text(frames), &path).unwrap();
+            let scene = xpbd_scene::SceneDesc::parse(&text(frames), &path).unwrap();
             let mut built = xpbd_scene::build_scene(scene, &path).unwrap();
             xpbd_scene::runner::run(&mut built, &dir, |_| {}).unwrap();
         }

@@ -123,8 +123,10 @@ impl<const D: usize> Simulation<D> {
         best
     }
 
-    /// Refuses a substep `h` above a block's bound (nothing is changed).
-    pub(super) fn check_substep_bounds(&self, h: f64) -> Result<(), StepError> {
+    /// Refuses a substep `h` above a block's bound (nothing is changed): the check
+    /// [`Simulation::step`] makes first, for a caller that must know before it changes
+    /// anything (kinematic targets, emitters) whether a step of `h · substeps` would run.
+    pub fn check_substep_bounds(&self, h: f64) -> Result<(), StepError> {
         for (i, b) in self.blocks.iter().enumerate() {
             if let Some(bound) = b.max_substep(&self.particles)
                 && (h > bound.h || bound.h.is_nan())

@@ -549,19 +549,6 @@ impl<const D: usize> XpbiContinuum<D> {
         (bound, fastest, max_speed)
     }
 
-    /// Checks `Δt ≤ cfl · Δx / max|v|` over the members ([`XpbiContinuum::cfl_bound`]).
-    pub fn check_time_step(&self, particles: &Particles<D>, dt: f64) -> Result<(), XpbiError> {
-        let (bound, _, max_speed) = self.cfl_bound(particles);
-        if !(dt.is_finite() && dt > 0.0) || dt > bound {
-            return Err(XpbiError::TimeStepOverCfl {
-                dt,
-                bound,
-                max_speed,
-            });
-        }
-        Ok(())
-    }
-
     /// The per-step data the single-form projection kernel reads.
     pub(crate) fn projection_data(&self) -> ProjectionData<'_, D> {
         ProjectionData {

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use xpbd_scene::runner::RunManifest;
-use xpbd_scene::{SceneFile, build_scene};
+use xpbd_scene::{SceneDesc, build_scene};
 
 use crate::viewer::{CHROMIUM, screenshot, write_page};
 
@@ -69,7 +69,7 @@ pub fn gallery(out: &Path, quick: bool) -> Result<Vec<GalleryScene>> {
     for (stem, field) in SCENES {
         eprintln!("gallery: {stem}");
         let path = root.join(format!("{stem}.toml"));
-        let mut scene = SceneFile::load(&path)?;
+        let mut scene = SceneDesc::load(&path)?;
         if quick {
             scene.time.frames = QUICK_FRAMES;
             scene.output.every = 1;
