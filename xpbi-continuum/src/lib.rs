@@ -42,6 +42,7 @@ pub mod continuum;
 pub mod correction;
 pub mod emitter;
 pub mod error;
+pub mod fluid;
 pub mod hencky;
 pub mod kernel;
 pub mod material;

@@ -1,0 +1,500 @@
+//! Liquid water as one more constraint kind in the XPBD loop: position-based fluids (Macklin &
+//! Müller, "Position Based Fluids", SIGGRAPH 2013) in XPBD form, on the particle store, the
+//! neighbour grid and the kernel that XPBI uses.
+//!
+//! **The constraint.** One per fluid particle i, in volume form,
+//!
+//! ```text
+//! C_i = 1 − ρ_i/ρ₀ = 1 − Σ_j V̂_j W(|x_i − x_j|) ≥ 0,      V̂_j = V_j / κ_W
+//! ∇_{x_i} C_i = −Σ_j V̂_j ∇W(x_i − x_j),   ∇_{x_j} C_i = V̂_j ∇W(x_i − x_j)
+//! ```
+//!
+//! over the fluid neighbours j within the support H (the particle itself included, ∇W(0) = 0)
+//! and the solid neighbours (boundary particles, Akinci et al. 2012, "Versatile rigid-fluid
+//! coupling for incompressible SPH": a solid particle of volume V_b stands for the fluid it
+//! displaces, ρ₀V_b). V_j is the rest volume (Δx^d for a fluid particle on the lattice) and
+//! κ_W = Δx^d Σ_{lattice} W the kernel's sum over a full lattice at the rest spacing, so a
+//! particle inside the undisturbed lattice has ρ = ρ₀ exactly: the SPH estimate's
+//! discretisation error is calibrated once rather than read as compression.
+//!
+//! The constraint is **unilateral** (C ≥ 0, active only where the fluid is compressed): a
+//! particle at the free surface has a deficient neighbourhood, ρ < ρ₀, and an equality would
+//! pull it into the bulk, the tensile clustering that PBF's artificial pressure term s_corr
+//! was introduced to counter. The one-sided constraint has no tensile branch, so no s_corr is
+//! needed (Macklin et al. 2014, "Unified particle physics", §7.1, treat fluid density the same
+//! way). The sum Σ_k ∇_{x_k} C_i is zero, so each projection conserves linear momentum,
+//! between fluid particles and with dynamic solid neighbours alike (two-way coupling).
+//!
+//! **Compliance in physical terms.** A weakly compressible liquid of bulk modulus K stores
+//! ½ K V C² per particle, so α_i = 1/(K V_i); `bulk_modulus = None` is the incompressible
+//! limit α = 0 (PBF proper). The multiplier is the pressure: at convergence
+//! λ_i/h² = −C_i/α_i = K V_i (ρ_i/ρ₀ − 1): the pressure is p_i ∝ λ_i / (h² V_i), up to the
+//! lattice's kernel moments ([`PbfFluid::pressures`]), which is also the Lagrange multiplier's
+//! meaning when α = 0.
+//!
+//! **Kernel.** XPBI's Wendland C2 ([`crate::kernel::WendlandC2`]) with H = 2Δx, for the density
+//! and its gradient, instead of PBF's poly6/spiky pair: one kernel for both, whose gradient
+//! does not vanish at short range (so close pairs are still pushed apart) and whose Fourier
+//! transform is positive, which makes it free of the pairing instability at large neighbour
+//! counts (Dehnen & Aly 2012).
+//!
+//! **Viscosity.** XSPH (Schechter & Bridson 2012's use in PBF), as the relaxation
+//! `dv_i/dt = κ Σ_j V̂_j (v_j − v_i) W_ij` applied after every substep with c = 1 − e^{−κh}
+//! (the same smoothing per unit time at any step, as XPBI's [`crate::xsph`]). For a smooth
+//! field it is the kinematic viscosity ν = κ⟨q²⟩H²/(2d) (⟨q²⟩ = 1/5 in 3D, 5/36 in 2D for
+//! Wendland C2), so the dynamic viscosity μ of [`FluidSettings::viscosity`] (Pa·s) sets
+//! κ = 2dμ/(ρ₀⟨q²⟩H²). Weights are symmetric between equal fluid particles, so the smoothing
+//! conserves momentum; solid neighbours take no part in it.
+//!
+//! **Not modelled:** vorticity confinement, surface tension, pore pressure in a granular body
+//! and drag of fluid through one (water and sand meet at their boundary only, through the
+//! density constraint's solid neighbours).
+
+use nalgebra::SVector;
+use rayon::prelude::*;
+
+use xpbd_core::Particles;
+use xpbd_core::constraint::{ConstraintKind, SubstepContext};
+use xpbd_core::schedule::Schedule;
+use xpbd_core::spatial::{CellColouring, ColourScheme, UniformGrid};
+
+use crate::error::XpbiError;
+use crate::kernel::WendlandC2;
+
+/// Settings of a [`PbfFluid`], SI units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FluidSettings {
+    /// Particle spacing Δx of the rest lattice (m, > 0).
+    pub spacing: f64,
+    /// Rest density ρ₀ (kg/m³, > 0; water 1000).
+    pub rest_density: f64,
+    /// Bulk modulus K (Pa, > 0), compliance α = 1/(K V); `None`: incompressible (α = 0).
+    pub bulk_modulus: Option<f64>,
+    /// Dynamic viscosity μ (Pa·s, ≥ 0; water 1e-3) through XSPH (module docs).
+    pub viscosity: f64,
+    /// Kernel support over spacing H/Δx (default 2, > 1).
+    pub support_over_spacing: f64,
+}
+
+impl FluidSettings {
+    /// Water (ρ₀ = 1000 kg/m³, μ = 1e-3 Pa·s, incompressible) at spacing Δx.
+    pub fn water(spacing: f64) -> Self {
+        Self {
+            spacing,
+            rest_density: 1000.0,
+            bulk_modulus: None,
+            viscosity: 1e-3,
+            support_over_spacing: crate::kernel::DEFAULT_SUPPORT_OVER_SPACING,
+        }
+    }
+
+    /// Refuses non-physical values, naming the field and the value.
+    pub fn validate(&self) -> Result<(), XpbiError> {
+        let bad = |name: &'static str, value: f64| Err(XpbiError::InvalidParameter { name, value });
+        if !(self.spacing.is_finite() && self.spacing > 0.0) {
+            return bad("spacing", self.spacing);
+        }
+        if !(self.rest_density.is_finite() && self.rest_density > 0.0) {
+            return bad("rest_density", self.rest_density);
+        }
+        if let Some(k) = self.bulk_modulus
+            && !(k.is_finite() && k > 0.0)
+        {
+            return bad("bulk_modulus", k);
+        }
+        if !(self.viscosity.is_finite() && self.viscosity >= 0.0) {
+            return bad("viscosity", self.viscosity);
+        }
+        if !(self.support_over_spacing.is_finite() && self.support_over_spacing > 1.0) {
+            return bad("support_over_spacing", self.support_over_spacing);
+        }
+        Ok(())
+    }
+}
+
+/// `Δx^d Σ W(|k| Δx)` over the lattice points k ∈ ℤ^d within the support: the kernel's sum over
+/// a full rest lattice, which a uniform lattice's SPH density estimate equals in units of ρ₀.
+pub fn lattice_kernel_sum<const D: usize>(kernel: &WendlandC2<D>, spacing: f64) -> f64 {
+    let reach = (kernel.support() / spacing).ceil() as i64;
+    let mut sum = 0.0;
+    let mut k = [-reach; D];
+    loop {
+        let r2: f64 = k.iter().map(|&c| (c as f64 * spacing).powi(2)).sum();
+        sum += kernel.value(r2.sqrt());
+        // Odometer over [−reach, reach]^d.
+        let mut a = 0;
+        while a < D {
+            k[a] += 1;
+            if k[a] <= reach {
+                break;
+            }
+            k[a] = -reach;
+            a += 1;
+        }
+        if a == D {
+            break;
+        }
+    }
+    sum * spacing.powi(D as i32)
+}
+
+/// `−(Δx^d / d) Σ r_k W'(r_k)` over the lattice points within the support: the lattice's
+/// gradient moment, with which `Σ_j V ∇W_ij (x_j − x_i) · ∇p` recovers ∇p for a linear
+/// pressure field (1 for the continuous kernel, by parts).
+pub fn lattice_gradient_moment<const D: usize>(kernel: &WendlandC2<D>, spacing: f64) -> f64 {
+    let reach = (kernel.support() / spacing).ceil() as i64;
+    let mut sum = 0.0;
+    let mut k = [-reach; D];
+    loop {
+        let r2: f64 = k.iter().map(|&c| (c as f64 * spacing).powi(2)).sum();
+        let r = r2.sqrt();
+        sum += r * kernel.derivative(r);
+        let mut a = 0;
+        while a < D {
+            k[a] += 1;
+            if k[a] <= reach {
+                break;
+            }
+            k[a] = -reach;
+            a += 1;
+        }
+        if a == D {
+            break;
+        }
+    }
+    -sum * spacing.powi(D as i32) / D as f64
+}
+
+/// Position-based fluid: the density constraints of `members` (module docs).
+#[derive(Debug, Clone)]
+pub struct PbfFluid<const D: usize> {
+    members: Vec<u32>,
+    /// Solid neighbours (boundary particles) and their volumes V_b (m^d).
+    boundary: Vec<u32>,
+    boundary_volume: Vec<f64>,
+    settings: FluidSettings,
+    kernel: WendlandC2<D>,
+    /// 1/κ_W.
+    inv_kernel_sum: f64,
+    /// μ_W/κ_W: λ/(h²V) times this is the pressure ([`PbfFluid::pressures`]).
+    pressure_factor: f64,
+    /// Rest volume of a fluid particle, Δx^d.
+    volume: f64,
+    /// XSPH rate κ (1/s).
+    xsph_rate: f64,
+    /// Stencil of constraint c: `stencil[offsets[c]..offsets[c + 1]]`, the member first.
+    offsets: Vec<u32>,
+    stencil: Vec<u32>,
+    /// V̂ of each stencil entry.
+    stencil_volume: Vec<f64>,
+    schedule: Schedule,
+    /// Velocity increments of the XSPH pass (scratch).
+    dv: Vec<SVector<f64, D>>,
+    fault: Option<String>,
+}
+
+impl<const D: usize> PbfFluid<D> {
+    /// The density constraints of the fluid particles `members` (each of mass ρ₀Δx^d, which
+    /// the caller gives through the inverse masses).
+    pub fn new(
+        particles: &Particles<D>,
+        members: Vec<u32>,
+        settings: FluidSettings,
+    ) -> Result<Self, XpbiError> {
+        settings.validate()?;
+        if let Some(&m) = members.iter().find(|&&m| m as usize >= particles.len()) {
+            return Err(XpbiError::InvalidParameter {
+                name: "fluid member index",
+                value: m as f64,
+            });
+        }
+        let kernel = WendlandC2::<D>::new(settings.support_over_spacing * settings.spacing)?;
+        let kappa_w = lattice_kernel_sum(&kernel, settings.spacing);
+        let q2 = if D == 3 { 0.2 } else { 5.0 / 36.0 };
+        let h = kernel.support();
+        let xsph_rate = 2.0 * D as f64 * settings.viscosity / (settings.rest_density * q2 * h * h);
+        let mut s = Self {
+            members,
+            boundary: Vec::new(),
+            boundary_volume: Vec::new(),
+            settings,
+            kernel,
+            inv_kernel_sum: 1.0 / kappa_w,
+            pressure_factor: lattice_gradient_moment(&kernel, settings.spacing) / kappa_w,
+            volume: settings.spacing.powi(D as i32),
+            xsph_rate,
+            offsets: vec![0],
+            stencil: Vec::new(),
+            stencil_volume: Vec::new(),
+            schedule: Schedule::default(),
+            dv: Vec::new(),
+            fault: None,
+        };
+        s.rebuild(particles);
+        Ok(s)
+    }
+
+    /// With solid neighbours: particles `boundary` (of another body: sand, cloth, a sampled
+    /// wall) of volumes `volumes` (m^d, > 0) enter every fluid particle's density sum, so the
+    /// fluid rests on them; dynamic ones are pushed back (two-way coupling).
+    pub fn with_boundary(
+        mut self,
+        particles: &Particles<D>,
+        boundary: Vec<u32>,
+        volumes: Vec<f64>,
+    ) -> Result<Self, XpbiError> {
+        if boundary.len() != volumes.len() {
+            return Err(XpbiError::InvalidParameter {
+                name: "boundary volumes (count)",
+                value: volumes.len() as f64,
+            });
+        }
+        if let Some(&v) = volumes.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
+            return Err(XpbiError::InvalidParameter {
+                name: "boundary volume",
+                value: v,
+            });
+        }
+        if let Some(&b) = boundary
+            .iter()
+            .find(|&&b| b as usize >= particles.len() || self.members.contains(&b))
+        {
+            return Err(XpbiError::InvalidParameter {
+                name: "boundary particle index (out of range or a fluid member)",
+                value: b as f64,
+            });
+        }
+        self.boundary = boundary;
+        self.boundary_volume = volumes;
+        self.rebuild(particles);
+        Ok(self)
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &FluidSettings {
+        &self.settings
+    }
+
+    /// The fluid particles.
+    pub fn members(&self) -> &[u32] {
+        &self.members
+    }
+
+    /// The XSPH rate κ (1/s) that the viscosity gives.
+    pub fn xsph_rate(&self) -> f64 {
+        self.xsph_rate
+    }
+
+    /// ρ_i/ρ₀ of each member at positions `x` (with the current neighbour lists).
+    pub fn density_ratios(&self, x: &[SVector<f64, D>]) -> Vec<f64> {
+        (0..self.members.len())
+            .map(|c| {
+                let (s, e) = (self.offsets[c] as usize, self.offsets[c + 1] as usize);
+                let xi = x[self.stencil[s] as usize];
+                (s..e)
+                    .map(|k| {
+                        self.stencil_volume[k]
+                            * self.kernel.value((xi - x[self.stencil[k] as usize]).norm())
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// Pressure p_i = (μ_W/κ_W) λ_i / (h² V_i) (Pa) of each member (in [`PbfFluid::members`]
+    /// order) from the multipliers `lambda` of the last substep of length `h`: the pressure
+    /// field whose discrete gradient force −V V̂ Σ_j (p_i + p_j) ∇W_ij is the constraint
+    /// force (module docs; μ_W from [`lattice_gradient_moment`], 0.950 κ_W for H = 2Δx in 3D).
+    pub fn pressures(&self, lambda: &[f64], h: f64) -> Vec<f64> {
+        let s = self.pressure_factor / (h * h * self.volume);
+        lambda.iter().map(|l| l * s).collect()
+    }
+
+    /// Neighbour stencils and the cell schedule from the positions.
+    fn rebuild(&mut self, particles: &Particles<D>) {
+        self.offsets.clear();
+        self.offsets.push(0);
+        self.stencil.clear();
+        self.stencil_volume.clear();
+        self.schedule.order.clear();
+        self.schedule.colours.clear();
+        self.fault = None;
+        if self.members.is_empty() {
+            return;
+        }
+        // Grid of fluid and solid particles together; entries < members.len() are fluid.
+        let all: Vec<u32> = self.members.iter().chain(&self.boundary).copied().collect();
+        let x: Vec<SVector<f64, D>> = all.par_iter().map(|&i| particles.x[i as usize]).collect();
+        let h = self.kernel.support();
+        let grid = match UniformGrid::build(&x, h) {
+            Ok(g) => g,
+            Err(e) => {
+                self.fault = Some(format!("fluid neighbour grid: {e}"));
+                return;
+            }
+        };
+        let colouring = match CellColouring::build(&grid, ColourScheme::ThreePerAxis, h) {
+            Ok(c) => c,
+            Err(e) => {
+                self.fault = Some(format!("fluid cell colouring: {e}"));
+                return;
+            }
+        };
+        let n = self.members.len();
+        let vol = |k: usize| {
+            if k < n {
+                self.volume
+            } else {
+                self.boundary_volume[k - n]
+            }
+        };
+        // Constraints in colour → cell → particle order; each cell's stencils gathered in
+        // parallel and concatenated in that order (the same for any thread count).
+        let mut row_of = vec![0u32; n];
+        let mut rows = 0u32;
+        for colour in colouring.colours() {
+            let cells: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)> = colour
+                .par_iter()
+                .map(|&cell| {
+                    let (mut own, mut st, mut vs) = (Vec::new(), Vec::new(), Vec::new());
+                    for &p in grid.cell_particles(cell as usize) {
+                        let p = p as usize;
+                        if p >= n {
+                            continue;
+                        }
+                        own.push(p as u32);
+                        let start = st.len();
+                        st.push(all[p]);
+                        vs.push(vol(p) * self.inv_kernel_sum);
+                        grid.for_each_within(&x, &x[p], h, |b| {
+                            if b != p {
+                                st.push(all[b]);
+                                vs.push(vol(b) * self.inv_kernel_sum);
+                            }
+                        });
+                        own.push((st.len() - start) as u32);
+                    }
+                    (own, st, vs)
+                })
+                .collect();
+            let mut tasks = Vec::new();
+            for (own, st, vs) in cells {
+                if own.is_empty() {
+                    continue;
+                }
+                let first = rows;
+                for pair in own.chunks(2) {
+                    row_of[pair[0] as usize] = rows;
+                    rows += 1;
+                    let end = self.offsets.last().unwrap() + pair[1];
+                    self.offsets.push(end);
+                }
+                self.stencil.extend_from_slice(&st);
+                self.stencil_volume.extend_from_slice(&vs);
+                match tasks.last_mut() {
+                    Some(r @ std::ops::Range { .. }) if r.end == first && r.end - r.start < 64 => {
+                        r.end = rows
+                    }
+                    _ => tasks.push(first..rows),
+                }
+            }
+            if !tasks.is_empty() {
+                self.schedule.colours.push(tasks);
+            }
+        }
+        self.schedule.order.extend(0..rows);
+        // Constraint c is row c: `members` are re-listed in row order so that
+        // constraint c's own particle is `members[c]`.
+        let mut by_row = vec![0u32; n];
+        for (k, &r) in row_of.iter().enumerate() {
+            by_row[r as usize] = self.members[k];
+        }
+        self.members = by_row;
+    }
+}
+
+impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
+    const NAME: &'static str = "pbf-density";
+
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    fn stencil(&self, c: usize) -> &[u32] {
+        &self.stencil[self.offsets[c] as usize..self.offsets[c + 1] as usize]
+    }
+    fn compliance(&self, _c: usize) -> f64 {
+        self.settings
+            .bulk_modulus
+            .map_or(0.0, |k| 1.0 / (k * self.volume))
+    }
+    fn unilateral(&self) -> bool {
+        true
+    }
+    fn evaluate(&self, c: usize, xs: &[SVector<f64, D>], grad: &mut [SVector<f64, D>]) -> f64 {
+        let vs = &self.stencil_volume[self.offsets[c] as usize..];
+        let xi = xs[0];
+        let mut sum = vs[0] * self.kernel.value(0.0);
+        let mut gi = SVector::<f64, D>::zeros();
+        for k in 1..xs.len() {
+            let d = xi - xs[k];
+            let g = self.kernel.gradient(&d) * vs[k];
+            sum += vs[k] * self.kernel.value(d.norm());
+            gi -= g;
+            grad[k] = g;
+        }
+        grad[0] = gi;
+        1.0 - sum
+    }
+    fn begin_substep(&mut self, particles: &Particles<D>, _ctx: &SubstepContext) {
+        self.rebuild(particles);
+    }
+    fn substep_fault(&self) -> Option<String> {
+        self.fault.clone()
+    }
+    /// XSPH over fluid neighbours (module docs), Jacobi: every increment from the velocities
+    /// before the pass, so the result does not depend on the order or the thread count.
+    fn end_substep(&mut self, particles: &mut Particles<D>, _lambda: &[f64], ctx: &SubstepContext) {
+        if self.xsph_rate == 0.0 || self.members.is_empty() {
+            return;
+        }
+        let c = -(-self.xsph_rate * ctx.h).exp_m1();
+        let n = self.members.len();
+        let (stencil, offsets, vols) = (&self.stencil, &self.offsets, &self.stencil_volume);
+        let (kernel, members) = (&self.kernel, &self.members);
+        let (x, v, w) = (&particles.x_prev, &particles.v, &particles.inv_mass);
+        // Fluid neighbours are told apart by their volume entry being the fluid's: a solid
+        // neighbour of exactly the fluid's volume would also be smoothed, so membership is
+        // looked up instead.
+        let fluid = {
+            let mut f = vec![false; particles.len()];
+            for &m in members {
+                f[m as usize] = true;
+            }
+            f
+        };
+        self.dv.resize(n, SVector::zeros());
+        self.dv.par_iter_mut().enumerate().for_each(|(row, dv)| {
+            let (s, e) = (offsets[row] as usize, offsets[row + 1] as usize);
+            let i = stencil[s] as usize;
+            let mut acc = SVector::<f64, D>::zeros();
+            if w[i] > 0.0 {
+                for k in s + 1..e {
+                    let j = stencil[k] as usize;
+                    if fluid[j] {
+                        acc += (v[j] - v[i]) * (vols[k] * kernel.value((x[i] - x[j]).norm()));
+                    }
+                }
+            }
+            *dv = acc * c;
+        });
+        for (row, dv) in self.dv.iter().enumerate() {
+            particles.v[members[row] as usize] += *dv;
+        }
+    }
+    fn dynamic_topology(&self) -> bool {
+        true
+    }
+    fn own_schedule(&self) -> Option<&Schedule> {
+        Some(&self.schedule)
+    }
+}
