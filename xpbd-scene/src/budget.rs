@@ -150,6 +150,11 @@ impl SceneDesc {
                 per,
             );
         }
+        for (k, f) in self.fluid.iter().enumerate() {
+            let n = f.region.lattice_count(f.spacing);
+            let per = continuum_bytes_per_particle(2.0);
+            m.add(format!("fluid[{k}].spacing"), f.spacing.to_string(), n, per);
+        }
         m
     }
 }

@@ -45,6 +45,8 @@ pub struct BuiltScene {
     pub frame: usize,
     /// The XPBI blocks, one per `[[continuum]]` in file order.
     pub continua: Vec<ContinuumBlock>,
+    /// The fluid blocks, one per `[[fluid]]` in file order.
+    pub fluids: Vec<BlockHandle<xpbi_continuum::fluid::PbfFluid<3>>>,
     /// Gripped (kinematic) particles and their velocities (m/s), moved by [`BuiltScene::step`].
     pub grips: Vec<(usize, Vector<3>)>,
     /// Extrusion nozzles (`region = { nozzle = .. }`), driven by [`BuiltScene::step`].
@@ -80,6 +82,7 @@ pub(crate) enum AnyBlock {
     Xpbi(BlockHandle<XpbiContinuum<3>>),
     Bodies(BlockHandle<BodyContacts<3>>),
     Triangles(BlockHandle<PointTriangleContacts>),
+    Fluid(BlockHandle<xpbi_continuum::fluid::PbfFluid<3>>),
 }
 
 impl AnyBlock {
@@ -95,6 +98,7 @@ impl AnyBlock {
             Self::Xpbi(h) => sim.block_mut(h),
             Self::Bodies(h) => sim.block_mut(h),
             Self::Triangles(h) => sim.block_mut(h),
+            Self::Fluid(h) => sim.block_mut(h),
         }
     }
 }
@@ -129,20 +133,25 @@ fn v3(a: [f64; 3]) -> Vector<3> {
 }
 
 /// Accumulates bodies into one particle store.
-struct Assembler<'a> {
+pub(crate) struct Assembler<'a> {
     file: &'a Path,
     scene: &'a SceneDesc,
-    particles: Particles<3>,
-    topology: Topology,
+    pub(crate) particles: Particles<3>,
+    pub(crate) topology: Topology,
     distance: Vec<(String, DistanceConstraints)>,
     dihedral: Vec<(String, DihedralBendingConstraints)>,
     isometric: Vec<(String, IsometricBendingConstraints)>,
     tets: Vec<(String, NeoHookeanTetConstraints<3>)>,
-    bodies: Vec<Body>,
-    names: Vec<(String, String, bool)>,
+    pub(crate) bodies: Vec<Body>,
+    pub(crate) names: Vec<(String, String, bool)>,
 }
 
 impl<'a> Assembler<'a> {
+    /// The scene file errors name.
+    pub(crate) fn file(&self) -> &'a Path {
+        self.file
+    }
+
     fn build_err(&self, field: &str) -> impl Fn(BuildError) -> SceneError + use<'_> {
         let field = field.to_string();
         move |source| SceneError::Build {
@@ -184,7 +193,7 @@ impl<'a> Assembler<'a> {
     }
 
     /// Appends particles with the given masses (kg; 0 mass = pinned) and material.
-    fn push_particles(&mut self, x: &[Vector<3>], mass: &[f64], material: u32) -> usize {
+    pub(crate) fn push_particles(&mut self, x: &[Vector<3>], mass: &[f64], material: u32) -> usize {
         let base = self.particles.len();
         for (p, &m) in x.iter().zip(mass) {
             self.particles.push(*p, if m > 0.0 { 1.0 / m } else { 0.0 });
@@ -695,6 +704,7 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
             velocity: format!("{:?}", c.velocity),
         });
     }
+    let fluids = crate::fluid::add_particles(&mut a, &scene)?;
     let s = &scene.solver;
     let settings = SolverSettings::<3> {
         substeps: s.substeps,
@@ -783,11 +793,14 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
                 .add_collider(collider)
                 .map_err(SceneError::contact_at(file, format!("collider[{k}]")))?;
         }
-        if !pending.is_empty() {
-            // Continuum particles keep their centres ½Δx from collider surfaces.
+        if !pending.is_empty() || !fluids.is_empty() {
+            // Continuum and fluid particles keep their centres ½Δx from collider surfaces.
             let mut radii = vec![c.radius; sim.particles().len()];
             for p in &pending {
                 radii[p.members.clone()].fill(0.5 * p.settings.spacing);
+            }
+            for f in &fluids {
+                radii[f.members.clone()].fill(0.5 * f.spacing);
             }
             contacts
                 .set_radii(radii)
@@ -849,6 +862,8 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
             material: p.material_id,
         });
     }
+    let fluid_blocks = crate::fluid::add_blocks(&mut sim, fluids, &bodies, &scene, file)?;
+    handles.extend(fluid_blocks.iter().copied().map(AnyBlock::Fluid));
     // Bodies touch last, so contacts have the last word in a Gauss–Seidel sweep.
     let margin = scene.contacts.as_ref().map_or(0.0, |c| c.margin);
     let touching =
@@ -863,6 +878,7 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
         scene,
         frame: 0,
         continua,
+        fluids: fluid_blocks,
         grips,
         emitters,
         handles,
@@ -908,6 +924,7 @@ impl BuiltScene {
     /// ([`crate::emitter::Emitter::before_step`]). A failed step is rolled back.
     pub fn step(&mut self) -> Result<(), crate::error::FrameError> {
         let dt = self.scene.time.dt;
+        let adaptive = self.is_adaptive();
         let (grips, emitters) = (&self.grips, &mut self.emitters);
         let before = |p: &mut xpbd_core::Particles<3>, dt: f64| {
             for &(i, v) in grips {
@@ -917,7 +934,7 @@ impl BuiltScene {
                 e.before_step(p, dt);
             }
         };
-        if self.scene.time.is_adaptive(!self.continua.is_empty()) {
+        if adaptive {
             let report = self.sim.advance(dt, &self.scene.time.stepping(), before)?;
             self.steps.merge(&report);
             return Ok(());
@@ -963,6 +980,13 @@ impl BuiltScene {
             }
         }
         f
+    }
+
+    /// Whether [`BuiltScene::step`] is adaptive: `[time] adaptive`, or by default whether the
+    /// scene has a continuum or a fluid (whose blocks declare CFL bounds).
+    pub fn is_adaptive(&self) -> bool {
+        let bounded = !self.continua.is_empty() || !self.fluids.is_empty();
+        self.scene.time.is_adaptive(bounded)
     }
 
     /// Simulated time at the current frame (s), `frame · steps_per_frame · Δt`.

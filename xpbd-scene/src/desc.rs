@@ -77,6 +77,7 @@ impl SceneDesc {
                 soft_box: Vec::new(),
                 mesh: Vec::new(),
                 continuum: Vec::new(),
+                fluid: Vec::new(),
                 collider: Vec::new(),
                 contacts: None,
                 interaction: Vec::new(),
@@ -158,6 +159,11 @@ impl SceneBuilder {
     /// An XPBI continuum.
     pub fn continuum(mut self, continuum: ContinuumSpec) -> Self {
         self.desc.continuum.push(continuum);
+        self
+    }
+    /// A body of liquid.
+    pub fn fluid(mut self, fluid: crate::fluid::FluidSpec) -> Self {
+        self.desc.fluid.push(fluid);
         self
     }
     /// A static collider.

@@ -89,17 +89,26 @@ pub enum BodyKind {
     Solid,
     /// A `[[continuum]]`.
     Continuum,
+    /// A `[[fluid]]`.
+    Fluid,
 }
 
 impl BodyKind {
-    /// `cloth`, `rope`, `solid` or `continuum`.
+    /// `cloth`, `rope`, `solid`, `continuum` or `fluid`.
     pub fn label(self) -> &'static str {
         match self {
             BodyKind::Cloth => "cloth",
             BodyKind::Rope => "rope",
             BodyKind::Solid => "solid",
             BodyKind::Continuum => "continuum",
+            BodyKind::Fluid => "fluid",
         }
+    }
+
+    /// Whether the body touches every other body unless an interaction turns it off (a
+    /// continuum or a fluid; see the module docs).
+    pub fn touches_by_default(self) -> bool {
+        matches!(self, BodyKind::Continuum | BodyKind::Fluid)
     }
 }
 
@@ -224,7 +233,7 @@ fn pair_friction(
         Some(i) => i
             .contact
             .then(|| i.friction.unwrap_or(DEFAULT_BODY_FRICTION)),
-        None => (bodies[a].kind == BodyKind::Continuum || bodies[b].kind == BodyKind::Continuum)
+        None => (bodies[a].kind.touches_by_default() || bodies[b].kind.touches_by_default())
             .then_some(DEFAULT_BODY_FRICTION),
     }
 }

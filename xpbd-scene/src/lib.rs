@@ -12,6 +12,7 @@
 //!   range errors name the field and the bad value.
 //! * [`build`]: a scene becomes a [`xpbd_core::Simulation`] plus the [`export::Topology`]
 //!   written with each frame ([`BuiltScene`]).
+//! * [`fluid`]: `[[fluid]]` liquids (position-based fluids) on colliders, sand and cloth.
 //! * [`continuum`]: `[[continuum]]` XPBI continua (sand, snow, clay, elastic, viscoplastic)
 //!   sampled in regions, in the same simulation as the XPBD bodies and colliders.
 //! * [`interaction`]: body names and `[[interaction]]`: how bodies touch (continuum–cloth,
@@ -35,7 +36,7 @@
 //! dt = 0.016666666666666666   # s, per step
 //! frames = 150
 //! steps_per_frame = 1         # optional, default 1
-//! # adaptive = true           # optional; default: true with a [[continuum]], false otherwise.
+//! # adaptive = true           # optional; default: true with a [[continuum]] or [[fluid]], false otherwise.
 //! #                           # Each dt is advanced in steps of at most dt_max below every
 //! #                           # block's bound (XPBI: CFL 0.4 Δx / max|v|); a failing step is
 //! #                           # retried at half its size. false: fixed steps of dt.
@@ -123,8 +124,15 @@
 //! #   unit time at any step; or xsph = c, the paper's per-step coefficient (0.01), whose
 //! #   smoothing per unit time grows as the step shrinks.
 //!
+//! [[fluid]]                   # liquid: position-based fluid particles of mass ρ₀Δx³ (see `fluid`)
+//! region = { box = { min = [0.3, 0.0, 0.0], max = [0.4, 0.1, 0.2] } }   # box | ball | cylinder
+//! spacing = 0.01              # Δx (m)
+//! rest_density = 1000.0       # ρ₀ (kg/m³), default water's
+//! viscosity = 1.0e-3          # μ (Pa·s), default water's (XSPH)
+//! # bulk_modulus = 2.2e9      # K (Pa); absent = incompressible
+//!
 //! # Every body may have a name (default: its field, e.g. "cloth[0]"). Bodies touch bodies:
-//! # a pair with a continuum touches by default (friction 0.5); [[interaction]] sets a pair's
+//! # a pair with a continuum or a fluid touches by default (friction 0.5); [[interaction]] sets a pair's
 //! # friction, turns it off, or makes two XPBD bodies touch (see `interaction`).
 //! # name = "sand"
 //! [[interaction]]
@@ -165,6 +173,7 @@ pub mod desc;
 pub mod emitter;
 pub mod error;
 pub mod export;
+pub mod fluid;
 pub mod import;
 pub mod interaction;
 pub mod layers;

@@ -55,6 +55,9 @@ pub struct SceneDesc {
     /// XPBI continua (sand, snow, clay, elastic solids, viscoplastic fluids).
     #[serde(default)]
     pub continuum: Vec<ContinuumSpec>,
+    /// Liquids (position-based fluid particles; see [`crate::fluid`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fluid: Vec<crate::fluid::FluidSpec>,
     /// Static colliders.
     #[serde(default)]
     pub collider: Vec<ColliderSpec>,
@@ -93,7 +96,8 @@ pub struct TimeSection {
 }
 
 impl TimeSection {
-    /// Whether steps are adaptive (`adaptive`, or by default whether there is a continuum).
+    /// Whether steps are adaptive (`adaptive`, or by default whether there is a continuum or
+    /// a fluid: `has_bounded`).
     pub fn is_adaptive(&self, has_continuum: bool) -> bool {
         self.adaptive.unwrap_or(has_continuum)
     }
@@ -433,8 +437,8 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl SceneDesc {
-    /// `(field, name, kind is continuum)` of every body in build order (cloth, rope, soft_box,
-    /// mesh, continuum; each in list order).
+    /// `(field, name, kind is continuum or fluid)` of every body in build order (cloth, rope,
+    /// soft_box, mesh, continuum, fluid; each in list order).
     pub(crate) fn body_names(&self) -> Vec<(String, String, bool)> {
         let mut out = Vec::new();
         let mut add = |list: &str, names: Vec<Option<&String>>, continuum: bool| {
@@ -467,6 +471,11 @@ impl SceneDesc {
         add(
             "continuum",
             self.continuum.iter().map(|c| c.name.as_ref()).collect(),
+            true,
+        );
+        add(
+            "fluid",
+            self.fluid.iter().map(|c| c.name.as_ref()).collect(),
             true,
         );
         out
@@ -739,14 +748,18 @@ impl SceneDesc {
         for (k, c) in self.continuum.iter().enumerate() {
             crate::continuum::validate_spec(&mut v, k, c);
         }
+        for (k, f) in self.fluid.iter().enumerate() {
+            crate::fluid::validate(&mut v, k, f);
+        }
         if self.cloth.is_empty()
             && self.rope.is_empty()
             && self.soft_box.is_empty()
             && self.mesh.is_empty()
             && self.continuum.is_empty()
+            && self.fluid.is_empty()
         {
             v.check_text(
-                "cloth/rope/soft_box/mesh/continuum",
+                "cloth/rope/soft_box/mesh/continuum/fluid",
                 "none".into(),
                 false,
                 "the scene has no body",

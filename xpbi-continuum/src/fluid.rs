@@ -54,7 +54,7 @@ use nalgebra::SVector;
 use rayon::prelude::*;
 
 use xpbd_core::Particles;
-use xpbd_core::constraint::{ConstraintKind, SubstepContext};
+use xpbd_core::constraint::{ConstraintKind, SubstepBound, SubstepContext};
 use xpbd_core::schedule::Schedule;
 use xpbd_core::spatial::{CellColouring, ColourScheme, UniformGrid};
 
@@ -497,4 +497,25 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
     fn own_schedule(&self) -> Option<&Schedule> {
         Some(&self.schedule)
     }
+    /// `h ≤ 0.4 Δx / max|v|` over the fluid: a particle moves at most 0.4Δx in a substep, so
+    /// the neighbour lists built at its start stay those of its end (the bound XPBI uses).
+    fn max_substep(&self, particles: &Particles<D>) -> Option<SubstepBound> {
+        let mut fastest = None;
+        let mut max_speed = 0.0;
+        for &m in &self.members {
+            let s = particles.v[m as usize].norm();
+            if s > max_speed {
+                max_speed = s;
+                fastest = Some(m as usize);
+            }
+        }
+        Some(SubstepBound {
+            h: FLUID_CFL * self.settings.spacing / max_speed,
+            rule: "fluid CFL bound 0.4 · spacing / max |v|",
+            particle: fastest,
+        })
+    }
 }
+
+/// The fluid's Courant number (the XPBI default).
+pub const FLUID_CFL: f64 = 0.4;

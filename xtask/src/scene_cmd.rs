@@ -74,7 +74,7 @@ pub fn run_command(args: RunArgs) -> Result<()> {
             "command": "run", "scene": scene_path, "out": args.out, "frames": scene.frame,
             "particles": scene.sim.particles().len(), "files": outcome.files,
             "checkpoints": outcome.checkpoints, "seconds": secs,
-            "adaptive": scene.scene.time.is_adaptive(!scene.continua.is_empty()),
+            "adaptive": scene.is_adaptive(),
             "steps": scene.steps.steps, "dt_min_s": scene.steps.dt_min,
             "dt_max_s": scene.steps.dt_max, "halvings": scene.steps.halvings,
         })

@@ -1,0 +1,259 @@
+//! `[[fluid]]`: liquid water in the same simulation as the other bodies, as position-based
+//! fluid particles ([`xpbi_continuum::fluid::PbfFluid`]: one density constraint per particle,
+//! XSPH viscosity), on a lattice of spacing Δx filling a region.
+//!
+//! ```toml
+//! [[fluid]]
+//! name = "water"
+//! region = { box = { min = [0.0, 0.0, 0.0], max = [0.1, 0.1, 0.2] } }   # box | ball | cylinder
+//! spacing = 0.01              # Δx (m); each particle weighs ρ₀Δx³
+//! rest_density = 1000.0       # ρ₀ (kg/m³), default water's
+//! viscosity = 1.0e-3          # dynamic viscosity μ (Pa·s), default water's; through XSPH
+//! # bulk_modulus = 2.2e9      # K (Pa): compliance 1/(K Δx³); absent = incompressible
+//! velocity = [0.0, 0.0, 0.0]  # initial, m/s
+//! ```
+//!
+//! How it meets the rest of the scene:
+//! * **Colliders**: its particles keep their centres ½Δx from collider surfaces, with the
+//!   collider's friction.
+//! * **Other bodies**: a fluid touches every other body by default, as a continuum does
+//!   ([`crate::interaction`]: contacts of radius ½Δx, point–triangle against a cloth, so no
+//!   water particle crosses a sheet), and every particle of a continuum, cloth, rope or solid
+//!   enters the fluid's density sum as a solid neighbour (Akinci et al. 2012), with the
+//!   volume `κ_W / Σ_k W(x_b − x_k)` over its own body's particles (Δx³ inside a lattice
+//!   body), so the water rests on sand and cloth at its own density and pushes them back.
+//! * **Not modelled**: pore pressure and drag of water through a granular body; water and sand
+//!   meet at their boundary only.
+
+use serde::{Deserialize, Serialize};
+use xpbd_core::Vector;
+use xpbd_core::spatial::UniformGrid;
+use xpbi_continuum::fluid::{FluidSettings, lattice_kernel_sum};
+use xpbi_continuum::kernel::WendlandC2;
+
+use crate::continuum::ContinuumSpec;
+use crate::region::RegionSpec;
+use crate::validate::Validator;
+
+/// `[[fluid]]`: a body of liquid (module docs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FluidSpec {
+    /// The body's name, for `[[interaction]]` (default: its field, e.g. `fluid[0]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Where the particles are (a box, ball or cylinder).
+    pub region: RegionSpec,
+    /// Particle spacing Δx (m).
+    pub spacing: f64,
+    /// Rest density ρ₀ (kg/m³, > 0).
+    #[serde(default = "water_density")]
+    pub rest_density: f64,
+    /// Dynamic viscosity μ (Pa·s, ≥ 0).
+    #[serde(default = "water_viscosity")]
+    pub viscosity: f64,
+    /// Bulk modulus K (Pa, > 0); absent: incompressible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_modulus: Option<f64>,
+    /// Initial velocity of every particle (m/s).
+    #[serde(default)]
+    pub velocity: [f64; 3],
+}
+
+fn water_density() -> f64 {
+    1000.0
+}
+
+fn water_viscosity() -> f64 {
+    1e-3
+}
+
+impl FluidSpec {
+    /// Water at rest filling `region` at spacing Δx (m).
+    pub fn water(region: RegionSpec, spacing: f64) -> Self {
+        Self {
+            name: None,
+            region,
+            spacing,
+            rest_density: water_density(),
+            viscosity: water_viscosity(),
+            bulk_modulus: None,
+            velocity: [0.0; 3],
+        }
+    }
+
+    /// The library's settings of this fluid.
+    pub fn settings(&self) -> FluidSettings {
+        FluidSettings {
+            spacing: self.spacing,
+            rest_density: self.rest_density,
+            bulk_modulus: self.bulk_modulus,
+            viscosity: self.viscosity,
+            ..FluidSettings::water(self.spacing)
+        }
+    }
+}
+
+/// Range checks of `fluid[k]`, by field and value.
+pub(crate) fn validate(v: &mut Validator<'_>, k: usize, f: &FluidSpec) {
+    let field = |s: &str| format!("fluid[{k}].{s}");
+    v.length(&field("spacing"), f.spacing);
+    v.positive(&field("rest_density"), f.rest_density);
+    v.non_negative(&field("viscosity"), f.viscosity);
+    if let Some(b) = f.bulk_modulus {
+        v.positive(&field("bulk_modulus"), b);
+    }
+    v.finite3(&field("velocity"), f.velocity);
+    if let RegionSpec::Nozzle(_) = f.region {
+        v.check_text(
+            &field("region"),
+            format!("{:?}", f.region),
+            false,
+            "a fluid fills a box, ball or cylinder",
+        );
+        return;
+    }
+    let as_continuum = ContinuumSpec::new("", f.region.clone(), f.spacing);
+    crate::continuum::validate_region(v, &field("region"), &f.region, &as_continuum);
+    if f.spacing.is_finite() && f.spacing > 0.0 {
+        let n = f.region.lattice_count(f.spacing);
+        v.check(
+            &field("spacing"),
+            f.spacing,
+            (1.0..=5e7).contains(&n),
+            "the region must hold between 1 and 5e7 lattice points at this spacing",
+        );
+    }
+}
+
+/// Akinci's boundary volumes `κ_W / Σ_k W(x_b − x_k)` of the particles `x` of one body, for
+/// the kernel of a fluid of spacing Δx (the sum over the body's own particles, itself
+/// included): Δx³ for a particle inside a lattice of spacing Δx.
+pub(crate) fn boundary_volumes(x: &[Vector<3>], spacing: f64) -> Vec<f64> {
+    let settings = FluidSettings::water(spacing);
+    let Ok(kernel) = WendlandC2::<3>::new(settings.support_over_spacing * spacing) else {
+        return vec![spacing.powi(3); x.len()];
+    };
+    let kappa = lattice_kernel_sum(&kernel, spacing);
+    let Ok(grid) = UniformGrid::build(x, kernel.support()) else {
+        return vec![spacing.powi(3); x.len()];
+    };
+    x.iter()
+        .map(|p| {
+            let mut sum = 0.0;
+            grid.for_each_within(x, p, kernel.support(), |j| {
+                sum += kernel.value((p - x[j]).norm());
+            });
+            // κ_W Δx^d / (Σ W): Δx^d when the sum is a full lattice's.
+            kappa / sum.max(kernel.value(0.0))
+        })
+        .collect()
+}
+
+/// A fluid's particles, between sampling and block construction.
+pub(crate) struct PendingFluid {
+    pub(crate) field: String,
+    pub(crate) members: std::ops::Range<usize>,
+    pub(crate) spacing: f64,
+    pub(crate) settings: FluidSettings,
+}
+
+/// Appends every `[[fluid]]`'s lattice particles (mass ρ₀Δx³, its velocity) and records the
+/// body; each fluid's material id is a name appended to the topology's material names.
+pub(crate) fn add_particles(
+    a: &mut crate::build::Assembler<'_>,
+    scene: &crate::SceneDesc,
+) -> Result<Vec<PendingFluid>, crate::SceneError> {
+    let mut out = Vec::new();
+    for (k, f) in scene.fluid.iter().enumerate() {
+        let field = format!("fluid[{k}]");
+        let x = f.region.sample(f.spacing);
+        if x.is_empty() {
+            return Err(crate::SceneError::InvalidValue {
+                file: a.file().to_path_buf(),
+                line: 0,
+                field: format!("{field}.region"),
+                value: format!("{:?}", f.region),
+                reason: "no lattice point of the spacing lies in the region",
+            });
+        }
+        let (_, name, _) = a.names[a.bodies.len()].clone();
+        let material = a.topology.material_names.len() as u32;
+        a.topology.material_names.push(name.clone());
+        let mass = vec![f.rest_density * f.spacing.powi(3); x.len()];
+        let base = a.push_particles(&x, &mass, material);
+        for v in &mut a.particles.v[base..] {
+            *v = Vector::<3>::from(f.velocity);
+        }
+        a.bodies.push(crate::interaction::Body {
+            name,
+            field: field.clone(),
+            kind: crate::interaction::BodyKind::Fluid,
+            particles: base..base + x.len(),
+            radius: 0.5 * f.spacing,
+            triangles: Vec::new(),
+        });
+        out.push(PendingFluid {
+            field,
+            members: base..base + x.len(),
+            spacing: f.spacing,
+            settings: f.settings(),
+        });
+    }
+    Ok(out)
+}
+
+/// One [`PbfFluid`](xpbi_continuum::fluid::PbfFluid) block per fluid, every particle of every
+/// other non-fluid body its solid neighbours (volumes from [`boundary_volumes`] per body).
+pub(crate) fn add_blocks(
+    sim: &mut xpbd_core::Simulation<3>,
+    fluids: Vec<PendingFluid>,
+    bodies: &[crate::interaction::Body],
+    scene: &crate::SceneDesc,
+    file: &std::path::Path,
+) -> Result<
+    Vec<xpbd_core::simulation::BlockHandle<xpbi_continuum::fluid::PbfFluid<3>>>,
+    crate::SceneError,
+> {
+    use crate::interaction::BodyKind;
+    let mut out = Vec::new();
+    for f in fluids {
+        let mut boundary = Vec::new();
+        let mut volumes = Vec::new();
+        for b in bodies.iter().filter(|b| b.kind != BodyKind::Fluid) {
+            let x = &sim.particles().x[b.particles.clone()];
+            volumes.extend(boundary_volumes(x, f.spacing));
+            boundary.extend(b.particles.clone().map(|i| i as u32));
+        }
+        let err = |source| crate::SceneError::Continuum {
+            file: file.to_path_buf(),
+            field: f.field.clone(),
+            source: Box::new(source),
+        };
+        let members: Vec<u32> = f.members.clone().map(|i| i as u32).collect();
+        let mut block = xpbi_continuum::fluid::PbfFluid::new(sim.particles(), members, f.settings)
+            .map_err(err)?;
+        if !boundary.is_empty() {
+            block = block
+                .with_boundary(sim.particles(), boundary, volumes)
+                .map_err(err)?;
+        }
+        // Fixed steps: the fluid's CFL bound at the start, refused here by field.
+        let h = scene.time.dt / scene.solver.substeps as f64;
+        let bound = xpbd_core::constraint::ConstraintKind::max_substep(&block, sim.particles());
+        if !scene.time.is_adaptive(true) && bound.is_some_and(|b| h > b.h) {
+            return Err(crate::SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                line: 0,
+                field: format!("{}.velocity", f.field),
+                value: format!("{:?}", scene.fluid[out.len()].velocity),
+                reason: "the substep dt/substeps exceeds the CFL bound 0.4 * spacing / |velocity|",
+            });
+        }
+        out.push(
+            sim.add_constraints(block)
+                .map_err(crate::SceneError::build_at(file, f.field.clone()))?,
+        );
+    }
+    Ok(out)
+}
