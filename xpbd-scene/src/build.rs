@@ -955,11 +955,34 @@ impl BuiltScene {
         Ok(())
     }
 
-    /// The continuum fields of every particle for export (det F, hardening, volume correction,
-    /// λ of the XPBI constraint; see [`crate::export::ParticleFields`]); empty without continua.
+    /// The continuum and fluid fields of every particle for export (det F, hardening, volume
+    /// correction, λ of the XPBI constraint; a fluid's density and pressure; see
+    /// [`crate::export::ParticleFields`]); empty without continua and fluids.
     pub fn particle_fields(&self) -> crate::export::ParticleFields {
         let n = self.sim.particles().len();
         let mut f = crate::export::ParticleFields::default();
+        if !self.fluids.is_empty() {
+            f.density = vec![0.0; n];
+            f.pressure = vec![0.0; n];
+            let r = self.sim.last_report();
+            let h = r.dt / r.substeps.max(1) as f64;
+            for &handle in &self.fluids {
+                let block = self.sim.block(handle);
+                let kind = &block.kind;
+                let lambda = xpbd_core::constraint::ConstraintSet::multipliers(block);
+                let ratios = kind.density_ratios(&self.sim.particles().x);
+                let rho0 = kind.settings().rest_density;
+                let p = if h > 0.0 {
+                    kind.pressures(lambda, h)
+                } else {
+                    vec![0.0; ratios.len()]
+                };
+                for (k, &m) in kind.row_particles().iter().enumerate() {
+                    f.density[m as usize] = rho0 * ratios[k];
+                    f.pressure[m as usize] = p.get(k).copied().unwrap_or(0.0);
+                }
+            }
+        }
         if self.continua.is_empty() {
             return f;
         }

@@ -57,6 +57,12 @@ pub struct ParticleFields {
     /// `lambda`: the multiplier λ_p of the particle's XPBI constraint, accumulated over the
     /// last substep (C_p = √(2Ψ), so λ_p/Δt² is a force-like magnitude).
     pub lambda: Vec<f64>,
+    /// `density`: a fluid particle's SPH density ρ (kg/m³; solid neighbours counted), 0 for
+    /// particles of other bodies (`xpbi_continuum::fluid::PbfFluid::density_ratios`).
+    pub density: Vec<f64>,
+    /// `pressure`: a fluid particle's pressure p (Pa) from its multiplier of the last substep
+    /// (`PbfFluid::pressures`), 0 for particles of other bodies.
+    pub pressure: Vec<f64>,
 }
 
 impl ParticleFields {
@@ -66,6 +72,8 @@ impl ParticleFields {
             ("hardening", &self.hardening),
             ("volume_correction", &self.volume_correction),
             ("lambda", &self.lambda),
+            ("density", &self.density),
+            ("pressure", &self.pressure),
         ]
         .into_iter()
         .filter(|(_, v)| v.len() == n && n > 0)

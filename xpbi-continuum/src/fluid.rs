@@ -275,9 +275,19 @@ impl<const D: usize> PbfFluid<D> {
         &self.settings
     }
 
-    /// The fluid particles.
+    /// The fluid particles, in the order given at construction.
     pub fn members(&self) -> &[u32] {
         &self.members
+    }
+
+    /// The particle of each constraint row (rows are laid out cell by cell at every substep's
+    /// start, from the positions alone): the order of [`PbfFluid::density_ratios`],
+    /// [`PbfFluid::pressures`] and the block's multipliers.
+    pub fn row_particles(&self) -> Vec<u32> {
+        self.offsets[..self.offsets.len() - 1]
+            .iter()
+            .map(|&o| self.stencil[o as usize])
+            .collect()
     }
 
     /// The XSPH rate κ (1/s) that the viscosity gives.
@@ -285,7 +295,8 @@ impl<const D: usize> PbfFluid<D> {
         self.xsph_rate
     }
 
-    /// ρ_i/ρ₀ of each member at positions `x` (with the current neighbour lists).
+    /// ρ_i/ρ₀ of each row's particle ([`PbfFluid::row_particles`]) at positions `x`, with the
+    /// neighbour lists of the last substep's start.
     pub fn density_ratios(&self, x: &[SVector<f64, D>]) -> Vec<f64> {
         (0..self.members.len())
             .map(|c| {
@@ -301,8 +312,8 @@ impl<const D: usize> PbfFluid<D> {
             .collect()
     }
 
-    /// Pressure p_i = (μ_W/κ_W) λ_i / (h² V_i) (Pa) of each member (in [`PbfFluid::members`]
-    /// order) from the multipliers `lambda` of the last substep of length `h`: the pressure
+    /// Pressure p_i = (μ_W/κ_W) λ_i / (h² V_i) (Pa) of each row's particle
+    /// ([`PbfFluid::row_particles`]) from the multipliers `lambda` of the last substep of length `h`: the pressure
     /// field whose discrete gradient force −V V̂ Σ_j (p_i + p_j) ∇W_ij is the constraint
     /// force (module docs; μ_W from [`lattice_gradient_moment`], 0.950 κ_W for H = 2Δx in 3D).
     pub fn pressures(&self, lambda: &[f64], h: f64) -> Vec<f64> {
@@ -350,7 +361,6 @@ impl<const D: usize> PbfFluid<D> {
         };
         // Constraints in colour → cell → particle order; each cell's stencils gathered in
         // parallel and concatenated in that order (the same for any thread count).
-        let mut row_of = vec![0u32; n];
         let mut rows = 0u32;
         for colour in colouring.colours() {
             let cells: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)> = colour
@@ -384,7 +394,6 @@ impl<const D: usize> PbfFluid<D> {
                 }
                 let first = rows;
                 for pair in own.chunks(2) {
-                    row_of[pair[0] as usize] = rows;
                     rows += 1;
                     let end = self.offsets.last().unwrap() + pair[1];
                     self.offsets.push(end);
@@ -403,13 +412,6 @@ impl<const D: usize> PbfFluid<D> {
             }
         }
         self.schedule.order.extend(0..rows);
-        // Constraint c is row c: `members` are re-listed in row order so that
-        // constraint c's own particle is `members[c]`.
-        let mut by_row = vec![0u32; n];
-        for (k, &r) in row_of.iter().enumerate() {
-            by_row[r as usize] = self.members[k];
-        }
-        self.members = by_row;
     }
 }
 
@@ -488,7 +490,7 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
             *dv = acc * c;
         });
         for (row, dv) in self.dv.iter().enumerate() {
-            particles.v[members[row] as usize] += *dv;
+            particles.v[stencil[offsets[row] as usize] as usize] += *dv;
         }
     }
     fn dynamic_topology(&self) -> bool {

@@ -163,7 +163,7 @@ fn hydrostatic_tank_at_rest() {
         + 0.5 * dx;
     let layers = (depth / dx).round() as usize;
     let mut sum = vec![(0.0, 0.0, 0usize); layers];
-    for (&m, &p) in b.kind.members().iter().zip(&p) {
+    for (&m, &p) in b.kind.row_particles().iter().zip(&p) {
         // Within the kernel's support H = 2Δx of a wall the boundary particles carry no
         // multiplier of their own, so the fluid particles there hold more (module docs).
         let xm = x[m as usize];

@@ -62,6 +62,23 @@ pub enum BenchCommand {
         #[arg(long)]
         adaptive: bool,
     },
+    /// The dam break: a water column a × a × 2a (a = 0.1 m, position-based fluid, ρ₀ = 1000
+    /// kg/m³, μ = 1e-3 Pa·s) against the end wall of a frictionless tank 4a long, released at
+    /// rest; spacing chosen to give N particles; adaptive steps ≤ 1/240 s, 4 substeps × 4
+    /// iterations. Prints µs per particle per iteration (the fluid's projections and XSPH),
+    /// the neighbour search per particle per substep, the whole step, the cost of a simulated
+    /// second and memory per particle.
+    Pbf {
+        /// Requested particle count.
+        #[arg(long)]
+        particles: usize,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 0.1)]
+        seconds: f64,
+    },
     /// A scene of touching bodies (default: sand poured into a cloth hammock,
     /// scenes/sand_hammock.toml), run twice in one process: with its bodies touching, and
     /// with every pair's contact off (colliders only; the sand falls through onto the
@@ -82,6 +99,21 @@ pub enum BenchCommand {
 
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
+        BenchCommand::Pbf {
+            particles,
+            threads,
+            seconds,
+        } => {
+            if particles < 8 {
+                bail!("--particles must be at least 8, got {particles}");
+            }
+            if !(seconds.is_finite() && seconds > 0.0) {
+                bail!("--seconds must be a positive number, got {seconds}");
+            }
+            let line = crate::bench_pbf::bench_pbf(particles, threads, seconds)?;
+            println!("{}", serde_json::to_string(&line)?);
+            Ok(())
+        }
         BenchCommand::Coupled {
             frames,
             scene,

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod bench_coupled;
+mod bench_pbf;
 mod cantilever;
 mod collapse;
 mod convergence;

@@ -24,6 +24,9 @@ pub const STRUCTURE_COLOURS: [u32; 4] = [0x3070c0, 0x3a9a50, 0x7a50c0, 0xe07020]
 /// Colours of the continua, in body order: sand, ice blue, clay red, olive.
 pub const CONTINUUM_COLOURS: [u32; 4] = [0xd09a3a, 0x68a8e0, 0xb0503a, 0x8a9a30];
 
+/// Colours of the fluids, in body order: water blues.
+pub const FLUID_COLOURS: [u32; 2] = [0x2a7fd4, 0x1fb0c0];
+
 /// `cargo xtask view DIR [--color-by body|FIELD] [--frame K] [--screenshot PNG]`.
 #[derive(Args, Debug)]
 pub struct ViewArgs {
@@ -159,11 +162,14 @@ pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
     let mut radius = vec![fallback as f32; n];
     let mut body_colour = vec![STRUCTURE_COLOURS[0]; n];
     let mut legend = Vec::new();
-    let (mut structures, mut continua) = (0, 0);
+    let (mut structures, mut continua, mut fluids) = (0, 0, 0);
     for b in &manifest.bodies {
         let colour = if b.kind == "continuum" {
             continua += 1;
             CONTINUUM_COLOURS[(continua - 1) % CONTINUUM_COLOURS.len()]
+        } else if b.kind == "fluid" {
+            fluids += 1;
+            FLUID_COLOURS[(fluids - 1) % FLUID_COLOURS.len()]
         } else {
             structures += 1;
             STRUCTURE_COLOURS[(structures - 1) % STRUCTURE_COLOURS.len()]

@@ -15,12 +15,15 @@ use xpbd_scene::{SceneDesc, build_scene};
 use crate::viewer::{CHROMIUM, screenshot, write_page};
 
 /// A gallery scene: its file (in `scenes/`) and the field its last picture is coloured by.
-const SCENES: [(&str, &str); 5] = [
+const SCENES: [(&str, &str); 8] = [
     ("sand_hammock", "hardening"),
     ("cloth_on_sand_heap", "hardening"),
     ("snowball_into_sand", "hardening"),
     ("layered_bank", "material_id"),
     ("paste_on_sheet", "speed"),
+    ("dam_break", "pressure"),
+    ("water_hammock", "pressure"),
+    ("sand_dam_breach", "speed"),
 ];
 
 /// Frames a quick-tier gallery scene runs to: its start only.
