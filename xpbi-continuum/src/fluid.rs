@@ -359,58 +359,69 @@ impl<const D: usize> PbfFluid<D> {
                 self.boundary_volume[k - n]
             }
         };
-        // Constraints in colour → cell → particle order; each cell's stencils gathered in
-        // parallel and concatenated in that order (the same for any thread count).
-        let mut rows = 0u32;
+        // Rows (constraints) in colour → cell → particle order, and the tasks of each colour:
+        // consecutive cells merged while a task has fewer than 64 rows.
+        let mut row_index: Vec<u32> = Vec::with_capacity(n);
         for colour in colouring.colours() {
-            let cells: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)> = colour
-                .par_iter()
-                .map(|&cell| {
-                    let (mut own, mut st, mut vs) = (Vec::new(), Vec::new(), Vec::new());
-                    for &p in grid.cell_particles(cell as usize) {
-                        let p = p as usize;
-                        if p >= n {
-                            continue;
-                        }
-                        own.push(p as u32);
-                        let start = st.len();
-                        st.push(all[p]);
-                        vs.push(vol(p) * self.inv_kernel_sum);
-                        grid.for_each_within(&x, &x[p], h, |b| {
-                            if b != p {
-                                st.push(all[b]);
-                                vs.push(vol(b) * self.inv_kernel_sum);
-                            }
-                        });
-                        own.push((st.len() - start) as u32);
-                    }
-                    (own, st, vs)
-                })
-                .collect();
-            let mut tasks = Vec::new();
-            for (own, st, vs) in cells {
-                if own.is_empty() {
+            let mut tasks: Vec<std::ops::Range<u32>> = Vec::new();
+            for &cell in colour {
+                let first = row_index.len() as u32;
+                row_index.extend(
+                    grid.cell_particles(cell as usize)
+                        .iter()
+                        .filter(|&&p| (p as usize) < n),
+                );
+                let end = row_index.len() as u32;
+                if end == first {
                     continue;
                 }
-                let first = rows;
-                for pair in own.chunks(2) {
-                    rows += 1;
-                    let end = self.offsets.last().unwrap() + pair[1];
-                    self.offsets.push(end);
-                }
-                self.stencil.extend_from_slice(&st);
-                self.stencil_volume.extend_from_slice(&vs);
                 match tasks.last_mut() {
-                    Some(r @ std::ops::Range { .. }) if r.end == first && r.end - r.start < 64 => {
-                        r.end = rows
-                    }
-                    _ => tasks.push(first..rows),
+                    Some(r) if r.end == first && r.end - r.start < 64 => r.end = end,
+                    _ => tasks.push(first..end),
                 }
             }
             if !tasks.is_empty() {
                 self.schedule.colours.push(tasks);
             }
         }
+        // The stencils of chunks of rows, searched in parallel in one pass and concatenated
+        // in row order (the same lists for any thread count).
+        let inv = self.inv_kernel_sum;
+        let chunks: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)> = row_index
+            .par_chunks(256)
+            .map(|rows| {
+                let mut counts = Vec::with_capacity(rows.len());
+                let mut st = Vec::with_capacity(rows.len() * 48);
+                let mut vs = Vec::with_capacity(rows.len() * 48);
+                for &p in rows {
+                    let p = p as usize;
+                    let start = st.len();
+                    st.push(all[p]);
+                    vs.push(vol(p) * inv);
+                    grid.for_each_within(&x, &x[p], h, |b| {
+                        if b != p {
+                            st.push(all[b]);
+                            vs.push(vol(b) * inv);
+                        }
+                    });
+                    counts.push((st.len() - start) as u32);
+                }
+                (counts, st, vs)
+            })
+            .collect();
+        let total: usize = chunks.iter().map(|c| c.1.len()).sum();
+        self.stencil.reserve(total);
+        self.stencil_volume.reserve(total);
+        self.offsets.reserve(row_index.len());
+        for (counts, st, vs) in chunks {
+            for c in counts {
+                let end = self.offsets.last().unwrap() + c;
+                self.offsets.push(end);
+            }
+            self.stencil.extend_from_slice(&st);
+            self.stencil_volume.extend_from_slice(&vs);
+        }
+        let rows = row_index.len() as u32;
         self.schedule.order.extend(0..rows);
     }
 }
