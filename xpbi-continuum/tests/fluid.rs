@@ -311,48 +311,7 @@ fn non_physical_fluid_settings_are_refused_by_name_and_value() {
     ));
 }
 
-/// Martin & Moyce (1952, Phil. Trans. R. Soc. A 244, 312–324), Figure 3: the surge front of a
-/// collapsing water column of width a = 2.25 in and height 2a (n² = 2) on a dry horizontal
-/// bed, as (T = t √(2g/a), Z = z/a) (digitised values as distributed with PySPH's dam-break
-/// example, `db_exp_data.py`).
-const MARTIN_MOYCE_A225: [(f64, f64); 8] = [
-    (0.832, 1.217),
-    (1.219, 1.474),
-    (1.997, 2.292),
-    (2.547, 2.995),
-    (3.345, 4.134),
-    (4.034, 4.944),
-    (4.418, 5.881),
-    (5.091, 6.980),
-];
-
-/// Front positions Z = z/a of the 2D dam break of that column at Martin & Moyce's times, at
-/// spacing Δx = a/`res` (walls and bed frictionless, with boundary particles; Δt = 1/600 s,
-/// 10 substeps, 4 iterations). The front is the furthest particle's centre + Δx/2.
-fn dam_break_front(res: f64) -> Vec<f64> {
-    let a = 2.25 * 0.0254;
-    let dx = a / res;
-    let g = 9.81;
-    // The column stands against the wall at x = 0 of a tank 10a long.
-    let mut t = tank::<2>(dx, a, 10.0 * a, 2.0 * a, settings::<2>(10, 4, 0));
-    let scale = (2.0 * g / a).sqrt();
-    let dt = 1.0 / 600.0;
-    let mut out = Vec::new();
-    let mut time = 0.0;
-    while out.len() < MARTIN_MOYCE_A225.len() {
-        t.sim.step(dt).unwrap();
-        time += dt;
-        if time * scale >= MARTIN_MOYCE_A225[out.len()].0 {
-            let front = t.sim.particles().x[..t.fluid_count]
-                .iter()
-                .map(|x| x[0])
-                .fold(f64::MIN, f64::max)
-                + 0.5 * dx;
-            out.push(front / a);
-        }
-    }
-    out
-}
+use xpbi_validation::dam_break::{MARTIN_MOYCE_A225, dam_break_front};
 
 /// The dam break against Martin & Moyce, at Δx = a/20 and a/40: the front is converged in
 /// resolution (the two within 5 % at every measured time), advances at the experiment's speed
@@ -363,7 +322,10 @@ fn dam_break_front(res: f64) -> Vec<f64> {
 /// SPH and MPS results lead the same data).
 #[test]
 fn dam_break_front_follows_martin_and_moyce() {
-    let (coarse, fine) = (dam_break_front(20.0), dam_break_front(40.0));
+    let (coarse, fine) = (
+        dam_break_front(20.0, 0).unwrap(),
+        dam_break_front(40.0, 0).unwrap(),
+    );
     for (k, &(tt, z)) in MARTIN_MOYCE_A225.iter().enumerate() {
         eprintln!(
             "T = {tt:.3}: Z = {:.3} (a/20), {:.3} (a/40); Martin & Moyce {z:.3} ({:+.1} %)",

@@ -10,9 +10,12 @@
 //! * [`snow`]: the footprint of a snowball impact against the step size.
 //! * [`sand_column`]: the 3D sand column of the benchmark (`cargo xtask bench xpbi` calls
 //!   [`sand_column::run_sand_column_3d`]).
+//! * [`dam_break`]: a 2D water column (position-based fluid) collapsing on a dry bed, its front
+//!   against Martin & Moyce (1952).
 //! * [`observables`]: what they measure (pile height, runout, surface slope, spacing
 //!   statistics, percentiles).
 
+pub mod dam_break;
 pub mod observables;
 pub mod repose;
 pub mod sand_column;

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use xtask::study::{Analysis, Kind, Series, StudyOutput, Tier, study_beam};
 
 mod collapse_study;
+mod dam_break;
 mod gallery;
 mod repose_table;
 use collapse_study::{CollapseStudy, collapse_study, write_collapse_section};
@@ -29,7 +30,7 @@ use crate::scenes::{
 };
 
 /// Report sections (`--only`).
-pub const SECTIONS: [&str; 10] = [
+pub const SECTIONS: [&str; 11] = [
     "convergence",
     "chain",
     "incline",
@@ -38,6 +39,7 @@ pub const SECTIONS: [&str; 10] = [
     "uniformity",
     "snow",
     "collapse",
+    "dam_break",
     "gallery",
     "bench",
 ];
@@ -59,7 +61,7 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 0)]
     jobs: usize,
     /// Run one section only: convergence | chain | incline | sand | repose | uniformity | snow |
-    /// collapse | gallery | bench.
+    /// collapse | dam_break | gallery | bench.
     #[arg(long)]
     only: Option<String>,
     /// Output directory.
@@ -259,6 +261,21 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
                 "cargo xtask report --only collapse".into(),
             ));
             s.collapse = Some(study);
+        }
+    }
+    if want("dam_break") {
+        if a.quick {
+            s.skipped.push(
+                "dam_break (water column against Martin & Moyce at three resolutions): full tier only, ≈ 1 min; the comparison at a/20 and a/40 runs in the test suite (xpbi-continuum/tests/fluid.rs)".into(),
+            );
+        } else {
+            eprintln!("scene: dam break against Martin & Moyce");
+            let svg = dam_break::dam_break_figure(&a.out)?;
+            s.figures.push((
+                svg,
+                "Dam break (2D position-based fluid): surge front z/a against t√(2g/a) at Δx = a/10, a/20, a/40, beside Martin & Moyce's measurements".into(),
+                "cargo xtask report --only dam_break".into(),
+            ));
         }
     }
     if want("gallery") {

@@ -1,0 +1,45 @@
+//! The dam-break section of the report: the position-based fluid's surge front against Martin
+//! & Moyce (1952) in their variables (Z = z/a against T = t √(2g/a)), at three resolutions
+//! (`xpbi_validation::dam_break`).
+
+use std::path::Path;
+
+use anyhow::Result;
+use xpbi_validation::dam_break::{MARTIN_MOYCE_A225, dam_break_front};
+
+use crate::plot::{Curve, plot};
+
+/// Spacings a/res of the resolution series.
+const RESOLUTIONS: [f64; 3] = [10.0, 20.0, 40.0];
+
+/// Runs the series and writes the plot into `dir`; returns the plot's file name.
+pub fn dam_break_figure(dir: &Path) -> Result<String> {
+    let mut curves = Vec::new();
+    for res in RESOLUTIONS {
+        let z = dam_break_front(res, 0)?;
+        curves.push(Curve {
+            label: format!("position-based fluid, Δx = a/{res}"),
+            points: MARTIN_MOYCE_A225
+                .iter()
+                .zip(&z)
+                .map(|(&(t, _), &z)| (t, z))
+                .collect(),
+            dashed: false,
+        });
+    }
+    curves.push(Curve {
+        label: "Martin & Moyce (1952), a = 2.25 in, n² = 2".into(),
+        points: MARTIN_MOYCE_A225.to_vec(),
+        dashed: true,
+    });
+    let name = "dam_break.svg".to_string();
+    plot(
+        &dir.join(&name),
+        "Dam break: surge front on a dry bed",
+        "T = t √(2g/a)",
+        "Z = z/a",
+        &curves,
+        false,
+    )?;
+    Ok(name)
+}
