@@ -672,7 +672,7 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
                 a.particles.v[i] = Vector::<3>::new(0.0, 0.0, -n.speed);
             }
             emitters.push(crate::emitter::Emitter {
-                continuum: k,
+                field: format!("continuum[{k}]"),
                 nozzle: xpbi_continuum::emitter::Nozzle::new(
                     ids,
                     v3(n.exit),
@@ -704,7 +704,7 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
             velocity: format!("{:?}", c.velocity),
         });
     }
-    let fluids = crate::fluid::add_particles(&mut a, &scene)?;
+    let fluids = crate::fluid::add_particles(&mut a, &scene, &mut emitters)?;
     let s = &scene.solver;
     let settings = SolverSettings::<3> {
         substeps: s.substeps,

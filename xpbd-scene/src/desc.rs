@@ -411,6 +411,16 @@ impl FromDesc for xpbd_core::Simulation<3> {
                 });
             }
         }
+        if let Some(k) = desc
+            .fluid
+            .iter()
+            .position(|f| matches!(f.region, RegionSpec::Nozzle(_)))
+        {
+            return Err(SceneError::NeedsFrameDriver {
+                field: format!("fluid[{k}].region"),
+                feature: "nozzle particles",
+            });
+        }
         Ok(BuiltScene::from_desc(desc.clone())?.sim)
     }
 }

@@ -1,18 +1,18 @@
 //! The nozzle of `region = { nozzle = { .. } }` driven inside a [`crate::BuiltScene`]: the
 //! library's own [`Nozzle`] (`xpbi_continuum::emitter`) on the scene's shared simulation.
 //! Before every step of Δt, the reservoir particles below the exit plane are released
-//! (inverse mass 1/(ρΔx³), no kinematic target, velocity −v ẑ) and the others get the
+//! (inverse mass 1/(ρΔx³) of the body's density, no kinematic target, velocity −v ẑ) and the others get the
 //! kinematic target `x − v Δt ẑ`. Released mass after time t is ρ A v t within one lattice
 //! layer, `A = n_c Δx²` (the emitter module's mass balance).
 
 use xpbd_core::Particles;
 use xpbi_continuum::emitter::Nozzle;
 
-/// A nozzle feeding one `[[continuum]]`.
+/// A nozzle feeding one `[[continuum]]` or `[[fluid]]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Emitter {
-    /// Index of the `[[continuum]]` it feeds.
-    pub continuum: usize,
+    /// The body it feeds, by field (`continuum[0]`, `fluid[1]`).
+    pub field: String,
     /// The nozzle.
     pub nozzle: Nozzle<3>,
 }

@@ -6,6 +6,7 @@
 //! [[fluid]]
 //! name = "water"
 //! region = { box = { min = [0.0, 0.0, 0.0], max = [0.1, 0.1, 0.2] } }   # box | ball | cylinder
+//! # region = { nozzle = { exit = [0, 0, 0.3], radius = 0.01, speed = 0.5, duration = 0.2 } }
 //! spacing = 0.01              # Δx (m); each particle weighs ρ₀Δx³
 //! rest_density = 1000.0       # ρ₀ (kg/m³), default water's
 //! viscosity = 1.0e-3          # dynamic viscosity μ (Pa·s), default water's; through XSPH
@@ -42,7 +43,8 @@ pub struct FluidSpec {
     /// The body's name, for `[[interaction]]` (default: its field, e.g. `fluid[0]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Where the particles are (a box, ball or cylinder).
+    /// Where the particles are (a box, ball or cylinder), or the reservoir of a nozzle that
+    /// pours them (released below its exit, every step; [`crate::emitter`]).
     pub region: RegionSpec,
     /// Particle spacing Δx (m).
     pub spacing: f64,
@@ -104,15 +106,6 @@ pub(crate) fn validate(v: &mut Validator<'_>, k: usize, f: &FluidSpec) {
         v.positive(&field("bulk_modulus"), b);
     }
     v.finite3(&field("velocity"), f.velocity);
-    if let RegionSpec::Nozzle(_) = f.region {
-        v.check_text(
-            &field("region"),
-            format!("{:?}", f.region),
-            false,
-            "a fluid fills a box, ball or cylinder",
-        );
-        return;
-    }
     let as_continuum = ContinuumSpec::new("", f.region.clone(), f.spacing);
     crate::continuum::validate_region(v, &field("region"), &f.region, &as_continuum);
     if f.spacing.is_finite() && f.spacing > 0.0 {
@@ -163,6 +156,7 @@ pub(crate) struct PendingFluid {
 pub(crate) fn add_particles(
     a: &mut crate::build::Assembler<'_>,
     scene: &crate::SceneDesc,
+    emitters: &mut Vec<crate::emitter::Emitter>,
 ) -> Result<Vec<PendingFluid>, crate::SceneError> {
     let mut out = Vec::new();
     for (k, f) in scene.fluid.iter().enumerate() {
@@ -180,10 +174,34 @@ pub(crate) fn add_particles(
         let (_, name, _) = a.names[a.bodies.len()].clone();
         let material = a.topology.material_names.len() as u32;
         a.topology.material_names.push(name.clone());
-        let mass = vec![f.rest_density * f.spacing.powi(3); x.len()];
+        let m = f.rest_density * f.spacing.powi(3);
+        let nozzle = match &f.region {
+            RegionSpec::Nozzle(n) => Some(n),
+            _ => None,
+        };
+        // A nozzle's reservoir is kinematic until released (inverse mass 0 here).
+        let mass = vec![if nozzle.is_some() { 0.0 } else { m }; x.len()];
         let base = a.push_particles(&x, &mass, material);
         for v in &mut a.particles.v[base..] {
             *v = Vector::<3>::from(f.velocity);
+        }
+        if let Some(n) = nozzle {
+            let ids: Vec<usize> = (base..base + x.len()).collect();
+            for &i in &ids {
+                a.particles.v[i] = Vector::<3>::new(0.0, 0.0, -n.speed);
+            }
+            emitters.push(crate::emitter::Emitter {
+                field: field.clone(),
+                nozzle: xpbi_continuum::emitter::Nozzle::new(
+                    ids,
+                    Vector::<3>::from(n.exit),
+                    n.radius,
+                    n.speed,
+                    f.spacing,
+                    n.reservoir(f.spacing).1,
+                    1.0 / m,
+                ),
+            });
         }
         a.bodies.push(crate::interaction::Body {
             name,
