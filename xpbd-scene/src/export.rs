@@ -66,7 +66,9 @@ pub struct ParticleFields {
 }
 
 impl ParticleFields {
-    fn attributes(&self, n: usize) -> Vec<Attribute> {
+    /// The fields of `n` particles, by their exported name (fields of another length, i.e.
+    /// absent ones, are left out).
+    pub fn named(&self, n: usize) -> Vec<(&'static str, &[f64])> {
         [
             ("det_F", &self.det_f),
             ("hardening", &self.hardening),
@@ -77,8 +79,15 @@ impl ParticleFields {
         ]
         .into_iter()
         .filter(|(_, v)| v.len() == n && n > 0)
-        .map(|(name, v)| Attribute::scalars(name, 1).with_data(v.clone()))
+        .map(|(name, v)| (name, v.as_slice()))
         .collect()
+    }
+
+    fn attributes(&self, n: usize) -> Vec<Attribute> {
+        self.named(n)
+            .into_iter()
+            .map(|(name, v)| Attribute::scalars(name, 1).with_data(v.to_vec()))
+            .collect()
     }
 }
 
@@ -408,7 +417,19 @@ pub fn write_ply(
     topology: &Topology,
     particles: &Particles<3>,
 ) -> Result<(), ExportError> {
-    let bytes = ply_bytes(&topology.surface_triangles(), particles).map_err(|message| {
+    write_ply_with_fields(path, topology, particles, &ParticleFields::default())
+}
+
+/// [`write_ply`] with the per-particle fields as further f64 `vertex` properties
+/// (`det_F`, `hardening`, …, a fluid's `density` and `pressure`; see [`ParticleFields`]).
+pub fn write_ply_with_fields(
+    path: &Path,
+    topology: &Topology,
+    particles: &Particles<3>,
+    fields: &ParticleFields,
+) -> Result<(), ExportError> {
+    let triangles = topology.surface_triangles();
+    let bytes = ply_bytes_with_fields(&triangles, particles, fields).map_err(|message| {
         ExportError::Writer {
             file: path.to_path_buf(),
             format: "ply",
@@ -420,6 +441,15 @@ pub fn write_ply(
 
 /// The PLY file of [`write_ply`] in memory.
 pub fn ply_bytes(triangles: &[[usize; 3]], particles: &Particles<3>) -> Result<Vec<u8>, String> {
+    ply_bytes_with_fields(triangles, particles, &ParticleFields::default())
+}
+
+/// The PLY file of [`write_ply_with_fields`] in memory.
+pub fn ply_bytes_with_fields(
+    triangles: &[[usize; 3]],
+    particles: &Particles<3>,
+    fields: &ParticleFields,
+) -> Result<Vec<u8>, String> {
     use ply_rs::ply::{
         Addable, DefaultElement, ElementDef, Encoding, Ply, Property, PropertyDef, PropertyType,
         ScalarType,
@@ -428,7 +458,11 @@ pub fn ply_bytes(triangles: &[[usize; 3]], particles: &Particles<3>) -> Result<V
     ply.header.encoding = Encoding::Ascii;
     ply.header.comments.push("xpbd-scene frame".into());
     let mut vertex = ElementDef::new("vertex".into());
-    for name in ["x", "y", "z", "vx", "vy", "vz"] {
+    let named = fields.named(particles.len());
+    for name in ["x", "y", "z", "vx", "vy", "vz"]
+        .into_iter()
+        .chain(named.iter().map(|(n, _)| *n))
+    {
         vertex.properties.add(PropertyDef::new(
             name.into(),
             PropertyType::Scalar(ScalarType::Double),
@@ -450,6 +484,9 @@ pub fn ply_bytes(triangles: &[[usize; 3]], particles: &Particles<3>) -> Result<V
                 .zip([x.x, x.y, x.z, v.x, v.y, v.z])
             {
                 e.insert(name.into(), Property::Double(value));
+            }
+            for (name, values) in &named {
+                e.insert((*name).into(), Property::Double(values[i]));
             }
             e
         })

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::build::BuiltScene;
 use crate::checkpoint::{Checkpoint, hex};
 use crate::error::{ExportError, RunError};
-use crate::export::{write_atomic, write_obj, write_ply, write_vtk};
+use crate::export::{write_atomic, write_obj, write_ply_with_fields, write_vtk};
 use crate::scene::Format;
 
 /// The manifest's file name in an output folder.
@@ -208,7 +208,7 @@ pub fn write_frame(scene: &BuiltScene, dir: &Path) -> Result<Vec<PathBuf>, Expor
             }
             Format::Ply => {
                 let path = frame_path(dir, scene.frame, "ply");
-                write_ply(&path, &scene.topology, p)?;
+                write_ply_with_fields(&path, &scene.topology, p, &scene.particle_fields())?;
                 path
             }
             Format::Obj => {
