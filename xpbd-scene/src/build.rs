@@ -133,25 +133,20 @@ fn v3(a: [f64; 3]) -> Vector<3> {
 }
 
 /// Accumulates bodies into one particle store.
-pub(crate) struct Assembler<'a> {
+struct Assembler<'a> {
     file: &'a Path,
     scene: &'a SceneDesc,
-    pub(crate) particles: Particles<3>,
-    pub(crate) topology: Topology,
+    particles: Particles<3>,
+    topology: Topology,
     distance: Vec<(String, DistanceConstraints)>,
     dihedral: Vec<(String, DihedralBendingConstraints)>,
     isometric: Vec<(String, IsometricBendingConstraints)>,
     tets: Vec<(String, NeoHookeanTetConstraints<3>)>,
-    pub(crate) bodies: Vec<Body>,
-    pub(crate) names: Vec<(String, String, bool)>,
+    bodies: Vec<Body>,
+    names: Vec<(String, String, bool)>,
 }
 
 impl<'a> Assembler<'a> {
-    /// The scene file errors name.
-    pub(crate) fn file(&self) -> &'a Path {
-        self.file
-    }
-
     fn build_err(&self, field: &str) -> impl Fn(BuildError) -> SceneError + use<'_> {
         let field = field.to_string();
         move |source| SceneError::Build {
@@ -193,7 +188,7 @@ impl<'a> Assembler<'a> {
     }
 
     /// Appends particles with the given masses (kg; 0 mass = pinned) and material.
-    pub(crate) fn push_particles(&mut self, x: &[Vector<3>], mass: &[f64], material: u32) -> usize {
+    fn push_particles(&mut self, x: &[Vector<3>], mass: &[f64], material: u32) -> usize {
         let base = self.particles.len();
         for (p, &m) in x.iter().zip(mass) {
             self.particles.push(*p, if m > 0.0 { 1.0 / m } else { 0.0 });
@@ -369,7 +364,8 @@ pub fn build_scene(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneErr
     })
 }
 
-fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
+/// Validates `scene` and builds it; `file` names it in errors and holds its meshes.
+pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
     scene.validate(file)?;
     // What the bodies will allocate, checked before allocating any (meshes once imported).
     let available = crate::budget::available_memory();
@@ -704,7 +700,17 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
             velocity: format!("{:?}", c.velocity),
         });
     }
-    let fluids = crate::fluid::add_particles(&mut a, &scene, &mut emitters)?;
+    let fluids = crate::fluid::add_particles(
+        crate::fluid::Store {
+            particles: &mut a.particles,
+            topology: &mut a.topology,
+            bodies: &mut a.bodies,
+            names: &a.names,
+            file,
+        },
+        &scene.fluid,
+        &mut emitters,
+    )?;
     let s = &scene.solver;
     let settings = SolverSettings::<3> {
         substeps: s.substeps,
@@ -862,7 +868,10 @@ fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneError> {
             material: p.material_id,
         });
     }
-    let fluid_blocks = crate::fluid::add_blocks(&mut sim, fluids, &bodies, &scene, file)?;
+    let fixed_substep =
+        (!scene.time.is_adaptive(true)).then(|| scene.time.dt / scene.solver.substeps as f64);
+    let fluid_blocks =
+        crate::fluid::add_blocks(&mut sim, fluids, &scene.fluid, &bodies, fixed_substep, file)?;
     handles.extend(fluid_blocks.iter().copied().map(AnyBlock::Fluid));
     // Bodies touch last, so contacts have the last word in a Gauss–Seidel sweep.
     let margin = scene.contacts.as_ref().map_or(0.0, |c| c.margin);
@@ -897,13 +906,6 @@ impl BuiltScene {
     /// ```
     pub fn load(path: &Path) -> Result<Self, SceneError> {
         build_scene(SceneDesc::load(path)?, path)
-    }
-
-    /// Validates and builds a description written in Rust ([`crate::desc`]); mesh paths are
-    /// relative to the current directory and errors name the file
-    /// [`crate::desc::DESCRIPTION_PATH`].
-    pub fn from_desc(desc: SceneDesc) -> Result<Self, SceneError> {
-        build(desc, Path::new(crate::desc::DESCRIPTION_PATH))
     }
 
     /// Runs one frame (`steps_per_frame` calls of [`BuiltScene::step`]).

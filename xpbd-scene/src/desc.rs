@@ -56,6 +56,14 @@ use crate::scene::{
 /// relative to the current directory.
 pub const DESCRIPTION_PATH: &str = "<description>";
 
+impl BuiltScene {
+    /// Validates and builds a description written in Rust; mesh paths are relative to the
+    /// current directory and errors name the file [`DESCRIPTION_PATH`].
+    pub fn from_desc(desc: SceneDesc) -> Result<Self, SceneError> {
+        crate::build::build(desc, Path::new(DESCRIPTION_PATH))
+    }
+}
+
 impl SceneDesc {
     /// A builder for a scene `name` of `frames` frames of one step of `dt` seconds each.
     pub fn builder(name: &str, dt: f64, frames: usize) -> SceneBuilder {

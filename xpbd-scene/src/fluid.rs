@@ -151,44 +151,59 @@ pub(crate) struct PendingFluid {
     pub(crate) settings: FluidSettings,
 }
 
-/// Appends every `[[fluid]]`'s lattice particles (mass ρ₀Δx³, its velocity) and records the
-/// body; each fluid's material id is a name appended to the topology's material names.
+/// The particle store a scene is being assembled into: its particles, their material ids,
+/// the bodies so far and every body's `(field, name, touches by default)` in build order.
+pub(crate) struct Store<'a> {
+    pub(crate) particles: &'a mut xpbd_core::Particles<3>,
+    pub(crate) topology: &'a mut crate::export::Topology,
+    pub(crate) bodies: &'a mut Vec<crate::interaction::Body>,
+    pub(crate) names: &'a [(String, String, bool)],
+    pub(crate) file: &'a std::path::Path,
+}
+
+/// Appends every fluid's lattice particles (mass ρ₀Δx³, its velocity; a nozzle's reservoir
+/// kinematic, driven by an [`crate::emitter::Emitter`]) and records the body; each fluid's
+/// material id is a name appended to the topology's material names.
 pub(crate) fn add_particles(
-    a: &mut crate::build::Assembler<'_>,
-    scene: &crate::SceneDesc,
+    store: Store<'_>,
+    fluids: &[FluidSpec],
     emitters: &mut Vec<crate::emitter::Emitter>,
 ) -> Result<Vec<PendingFluid>, crate::SceneError> {
     let mut out = Vec::new();
-    for (k, f) in scene.fluid.iter().enumerate() {
+    for (k, f) in fluids.iter().enumerate() {
         let field = format!("fluid[{k}]");
         let x = f.region.sample(f.spacing);
         if x.is_empty() {
             return Err(crate::SceneError::InvalidValue {
-                file: a.file().to_path_buf(),
+                file: store.file.to_path_buf(),
                 line: 0,
                 field: format!("{field}.region"),
                 value: format!("{:?}", f.region),
                 reason: "no lattice point of the spacing lies in the region",
             });
         }
-        let (_, name, _) = a.names[a.bodies.len()].clone();
-        let material = a.topology.material_names.len() as u32;
-        a.topology.material_names.push(name.clone());
+        let (_, name, _) = store.names[store.bodies.len()].clone();
+        let material = store.topology.material_names.len() as u32;
+        store.topology.material_names.push(name.clone());
         let m = f.rest_density * f.spacing.powi(3);
         let nozzle = match &f.region {
             RegionSpec::Nozzle(n) => Some(n),
             _ => None,
         };
-        // A nozzle's reservoir is kinematic until released (inverse mass 0 here).
-        let mass = vec![if nozzle.is_some() { 0.0 } else { m }; x.len()];
-        let base = a.push_particles(&x, &mass, material);
-        for v in &mut a.particles.v[base..] {
+        let base = store.particles.len();
+        for p in &x {
+            // A nozzle's reservoir is kinematic until released (inverse mass 0 here).
+            let w = if nozzle.is_some() { 0.0 } else { 1.0 / m };
+            store.particles.push(*p, w);
+            store.topology.particle_material.push(material);
+        }
+        for v in &mut store.particles.v[base..] {
             *v = Vector::<3>::from(f.velocity);
         }
         if let Some(n) = nozzle {
             let ids: Vec<usize> = (base..base + x.len()).collect();
             for &i in &ids {
-                a.particles.v[i] = Vector::<3>::new(0.0, 0.0, -n.speed);
+                store.particles.v[i] = Vector::<3>::new(0.0, 0.0, -n.speed);
             }
             emitters.push(crate::emitter::Emitter {
                 field: field.clone(),
@@ -203,7 +218,7 @@ pub(crate) fn add_particles(
                 ),
             });
         }
-        a.bodies.push(crate::interaction::Body {
+        store.bodies.push(crate::interaction::Body {
             name,
             field: field.clone(),
             kind: crate::interaction::BodyKind::Fluid,
@@ -223,11 +238,14 @@ pub(crate) fn add_particles(
 
 /// One [`PbfFluid`](xpbi_continuum::fluid::PbfFluid) block per fluid, every particle of every
 /// other non-fluid body its solid neighbours (volumes from [`boundary_volumes`] per body).
+/// `fixed_substep`: the substep Δt/substeps of fixed steps (checked against the fluid's CFL
+/// bound here, by field), `None` for adaptive steps.
 pub(crate) fn add_blocks(
     sim: &mut xpbd_core::Simulation<3>,
     fluids: Vec<PendingFluid>,
+    specs: &[FluidSpec],
     bodies: &[crate::interaction::Body],
-    scene: &crate::SceneDesc,
+    fixed_substep: Option<f64>,
     file: &std::path::Path,
 ) -> Result<
     Vec<xpbd_core::simulation::BlockHandle<xpbi_continuum::fluid::PbfFluid<3>>>,
@@ -257,14 +275,15 @@ pub(crate) fn add_blocks(
                 .map_err(err)?;
         }
         // Fixed steps: the fluid's CFL bound at the start, refused here by field.
-        let h = scene.time.dt / scene.solver.substeps as f64;
         let bound = xpbd_core::constraint::ConstraintKind::max_substep(&block, sim.particles());
-        if !scene.time.is_adaptive(true) && bound.is_some_and(|b| h > b.h) {
+        if let (Some(h), Some(b)) = (fixed_substep, bound)
+            && h > b.h
+        {
             return Err(crate::SceneError::InvalidValue {
                 file: file.to_path_buf(),
                 line: 0,
                 field: format!("{}.velocity", f.field),
-                value: format!("{:?}", scene.fluid[out.len()].velocity),
+                value: format!("{:?}", specs[out.len()].velocity),
                 reason: "the substep dt/substeps exceeds the CFL bound 0.4 * spacing / |velocity|",
             });
         }
