@@ -8,6 +8,30 @@ pub fn scenes_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes")
 }
 
+/// Every scene file in `scenes/`, sorted by name.
+pub fn scene_files() -> Vec<PathBuf> {
+    let mut names: Vec<_> = std::fs::read_dir(scenes_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The small hammock: `scenes/sand_hammock.toml` of `frames` frames with a 12 × 12 sheet, a
+/// ball of radius 3 cm and damping 8/s (to come to rest in the 1.2 s simulated).
+pub fn small_hammock(frames: usize) -> String {
+    let (text, _) = shortened("sand_hammock.toml", frames);
+    text.replace("resolution = [24, 24]", "resolution = [12, 12]")
+        .replace(
+            "pins = [[0, 0], [23, 0], [0, 23], [23, 23]]",
+            "pins = [[0, 0], [11, 0], [0, 11], [11, 11]]",
+        )
+        .replace("radius = 0.06 }", "radius = 0.03 }")
+        .replace("velocity_damping = 1.0", "velocity_damping = 8.0")
+}
+
 pub fn tmp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("xpbd-scene-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);

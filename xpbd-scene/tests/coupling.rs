@@ -121,17 +121,8 @@ fn separate_bodies_do_not_stick_and_one_body_follows() {
 
 /// A small hammock: 12 × 12 sheet, a sand ball of 123 particles.
 fn hammock(with_sand: bool, frames: usize, threads: usize) -> String {
-    let (text, _) = common::shortened("sand_hammock.toml", frames);
-    let text = text
-        .replace("resolution = [24, 24]", "resolution = [12, 12]")
-        .replace(
-            "pins = [[0, 0], [23, 0], [0, 23], [23, 23]]",
-            "pins = [[0, 0], [11, 0], [0, 11], [11, 11]]",
-        )
-        .replace("radius = 0.06 }", "radius = 0.03 }")
-        .replace("threads = 0", &format!("threads = {threads}"))
-        // Damped well enough to come to rest in the 1.2 s simulated.
-        .replace("velocity_damping = 1.0", "velocity_damping = 8.0");
+    let text =
+        common::small_hammock(frames).replace("threads = 0", &format!("threads = {threads}"));
     if with_sand {
         text
     } else {

@@ -11,19 +11,9 @@ use xpbd_scene::region::RegionSpec;
 use xpbd_scene::scene::{BendingModel, ClothSpec, ColliderSpec, MaterialSpec, OutputSection};
 use xpbd_scene::{BuiltScene, FromDesc, SceneDesc, SceneError};
 
-fn scene_files() -> Vec<std::path::PathBuf> {
-    let mut names: Vec<_> = std::fs::read_dir(common::scenes_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn every_scene_file_round_trips_description_to_toml_to_description() {
-    for path in scene_files() {
+    for path in common::scene_files() {
         let desc = SceneDesc::load(&path).unwrap();
         let text = desc.to_toml().unwrap();
         let back = SceneDesc::parse(&text, &path).unwrap_or_else(|e| panic!("{e}\n{text}"));

@@ -129,19 +129,10 @@ fn bad_fluid_values_are_refused_with_field_and_value() {
 fn the_hammock_carries_the_water_and_no_water_crosses_it() {
     use xpbd_scene::interaction::BodyKind;
     let frames = 60;
-    let (text, _) = common::shortened("sand_hammock.toml", frames);
-    let text = text
-        .replace("resolution = [24, 24]", "resolution = [12, 12]")
-        .replace(
-            "pins = [[0, 0], [23, 0], [0, 23], [23, 23]]",
-            "pins = [[0, 0], [11, 0], [0, 11], [11, 11]]",
-        )
-        .replace("velocity_damping = 1.0", "velocity_damping = 8.0")
-        .replace(
-            "[[continuum]]\nname = \"sand\"\nmaterial = \"sand\"\n",
-            "[[fluid]]\nname = \"sand\"\n",
-        )
-        .replace("radius = 0.06 }", "radius = 0.03 }");
+    let text = common::small_hammock(frames).replace(
+        "[[continuum]]\nname = \"sand\"\nmaterial = \"sand\"\n",
+        "[[fluid]]\nname = \"sand\"\n",
+    );
     let mut s = build(&text).unwrap();
     let body = |k: BodyKind| s.bodies.iter().find(|b| b.kind == k).unwrap().clone();
     let (cloth, water) = (body(BodyKind::Cloth), body(BodyKind::Fluid));

@@ -16,12 +16,7 @@ fn total_mass(s: &BuiltScene) -> f64 {
 
 #[test]
 fn every_scene_file_builds_and_its_first_frames_stay_finite() {
-    let mut names: Vec<_> = std::fs::read_dir(common::scenes_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    names.sort();
+    let names = common::scene_files();
     assert!(names.len() >= 11, "scenes/ must hold the validation scenes");
     for path in names {
         let mut s = BuiltScene::load(&path).unwrap_or_else(|e| panic!("{e}"));

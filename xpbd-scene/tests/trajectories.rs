@@ -53,12 +53,7 @@ fn trajectory(path: &std::path::Path) -> Vec<u64> {
 
 #[test]
 fn every_scene_file_gives_the_recorded_50_step_trajectory() {
-    let mut names: Vec<_> = std::fs::read_dir(common::scenes_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    names.sort();
+    let names = common::scene_files();
     let got: BTreeMap<String, Vec<u64>> = names
         .iter()
         .map(|p| {

@@ -112,16 +112,19 @@ impl FluidSettings {
     }
 }
 
-/// `Δx^d Σ W(|k| Δx)` over the lattice points k ∈ ℤ^d within the support: the kernel's sum over
-/// a full rest lattice, which a uniform lattice's SPH density estimate equals in units of ρ₀.
-pub fn lattice_kernel_sum<const D: usize>(kernel: &WendlandC2<D>, spacing: f64) -> f64 {
+/// `Σ_k f(|k| Δx)` over the lattice points k ∈ [−⌈H/Δx⌉, ⌈H/Δx⌉]^d (an odometer, axis 0
+/// fastest): the sums of [`lattice_kernel_sum`] and [`lattice_gradient_moment`].
+fn lattice_sum<const D: usize>(
+    kernel: &WendlandC2<D>,
+    spacing: f64,
+    f: impl Fn(f64) -> f64,
+) -> f64 {
     let reach = (kernel.support() / spacing).ceil() as i64;
     let mut sum = 0.0;
     let mut k = [-reach; D];
     loop {
         let r2: f64 = k.iter().map(|&c| (c as f64 * spacing).powi(2)).sum();
-        sum += kernel.value(r2.sqrt());
-        // Odometer over [−reach, reach]^d.
+        sum += f(r2.sqrt());
         let mut a = 0;
         while a < D {
             k[a] += 1;
@@ -135,34 +138,20 @@ pub fn lattice_kernel_sum<const D: usize>(kernel: &WendlandC2<D>, spacing: f64) 
             break;
         }
     }
-    sum * spacing.powi(D as i32)
+    sum
+}
+
+/// `Δx^d Σ W(|k| Δx)` over the lattice points k ∈ ℤ^d within the support: the kernel's sum over
+/// a full rest lattice, which a uniform lattice's SPH density estimate equals in units of ρ₀.
+pub fn lattice_kernel_sum<const D: usize>(kernel: &WendlandC2<D>, spacing: f64) -> f64 {
+    lattice_sum(kernel, spacing, |r| kernel.value(r)) * spacing.powi(D as i32)
 }
 
 /// `−(Δx^d / d) Σ r_k W'(r_k)` over the lattice points within the support: the lattice's
 /// gradient moment, with which `Σ_j V ∇W_ij (x_j − x_i) · ∇p` recovers ∇p for a linear
 /// pressure field (1 for the continuous kernel, by parts).
 pub fn lattice_gradient_moment<const D: usize>(kernel: &WendlandC2<D>, spacing: f64) -> f64 {
-    let reach = (kernel.support() / spacing).ceil() as i64;
-    let mut sum = 0.0;
-    let mut k = [-reach; D];
-    loop {
-        let r2: f64 = k.iter().map(|&c| (c as f64 * spacing).powi(2)).sum();
-        let r = r2.sqrt();
-        sum += r * kernel.derivative(r);
-        let mut a = 0;
-        while a < D {
-            k[a] += 1;
-            if k[a] <= reach {
-                break;
-            }
-            k[a] = -reach;
-            a += 1;
-        }
-        if a == D {
-            break;
-        }
-    }
-    -sum * spacing.powi(D as i32) / D as f64
+    -lattice_sum(kernel, spacing, |r| r * kernel.derivative(r)) * spacing.powi(D as i32) / D as f64
 }
 
 /// Position-based fluid: the density constraints of `members` (module docs).
@@ -513,15 +502,7 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
     /// `h ≤ 0.4 Δx / max|v|` over the fluid: a particle moves at most 0.4Δx in a substep, so
     /// the neighbour lists built at its start stay those of its end (the bound XPBI uses).
     fn max_substep(&self, particles: &Particles<D>) -> Option<SubstepBound> {
-        let mut fastest = None;
-        let mut max_speed = 0.0;
-        for &m in &self.members {
-            let s = particles.v[m as usize].norm();
-            if s > max_speed {
-                max_speed = s;
-                fastest = Some(m as usize);
-            }
-        }
+        let (fastest, max_speed) = crate::continuum::fastest_member(&self.members, particles);
         Some(SubstepBound {
             h: FLUID_CFL * self.settings.spacing / max_speed,
             rule: "fluid CFL bound 0.4 · spacing / max |v|",

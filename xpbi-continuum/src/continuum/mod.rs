@@ -310,6 +310,25 @@ pub struct XpbiContinuum<const D: usize> {
     timings: XpbiTimings,
 }
 
+/// The fastest of `members` and its speed |v| (`None`, 0 when all are at rest): the particle
+/// a CFL bound `cfl · Δx / max|v|` names. `>` keeps the first of equal speeds and skips NaN
+/// (the core's state check reports a non-finite particle by name).
+pub(crate) fn fastest_member<const D: usize>(
+    members: &[u32],
+    particles: &Particles<D>,
+) -> (Option<usize>, f64) {
+    let mut fastest = None;
+    let mut max_speed = 0.0;
+    for &m in members {
+        let s = particles.v[m as usize].norm();
+        if s > max_speed {
+            max_speed = s;
+            fastest = Some(m as usize);
+        }
+    }
+    (fastest, max_speed)
+}
+
 impl<const D: usize> XpbiContinuum<D> {
     /// Continuum over the particles `members` of `particles` with rest volumes `rest_volume`,
     /// undeformed (`F = I`). Checks the material, settings, volumes, finiteness and the minimum
@@ -534,17 +553,7 @@ impl<const D: usize> XpbiContinuum<D> {
     /// fastest member (the one place the bound is computed: the core checks it before every
     /// step through [`ConstraintKind::max_substep`], and adaptive stepping stays below it).
     pub fn cfl_bound(&self, particles: &Particles<D>) -> (f64, Option<usize>, f64) {
-        let mut fastest = None;
-        let mut max_speed = 0.0;
-        for &m in &self.members {
-            let s = particles.v[m as usize].norm();
-            // `>` keeps the first of equal speeds and skips NaN (the core's state check
-            // reports a non-finite particle by name).
-            if s > max_speed {
-                max_speed = s;
-                fastest = Some(m as usize);
-            }
-        }
+        let (fastest, max_speed) = fastest_member(&self.members, particles);
         let bound = self.settings.cfl * self.settings.spacing / max_speed;
         (bound, fastest, max_speed)
     }
