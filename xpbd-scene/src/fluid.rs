@@ -12,6 +12,7 @@
 //! viscosity = 1.0e-3          # dynamic viscosity μ (Pa·s), default water's; through XSPH
 //! # bulk_modulus = 2.2e9      # K (Pa): compliance 1/(K Δx³); absent = incompressible
 //! velocity = [0.0, 0.0, 0.0]  # initial, m/s
+//! # vorticity_confinement = 0.25  # ε ≥ 0, dimensionless; default 0 (off)
 //! ```
 //!
 //! How it meets the rest of the scene:
@@ -23,8 +24,13 @@
 //!   enters the fluid's density sum as a solid neighbour (Akinci et al. 2012), with the
 //!   volume `κ_W / Σ_k W(x_b − x_k)` over its own body's particles (Δx³ inside a lattice
 //!   body), so the water rests on sand and cloth at its own density and pushes them back.
-//! * **Not modelled**: pore pressure and drag of water through a granular body; water and sand
-//!   meet at their boundary only.
+//! * **Sand and water at their boundary**: the water pushes sand through its pressure (the
+//!   density constraint's solid neighbours) and through contact friction where the two are
+//!   pressed together, so sand is carried where the flow drives into it (an impinging jet
+//!   scours a crater, a surge breaches a dam) and a bed under still water loses nothing.
+//! * **Not modelled**: pore pressure and drag of water through a granular body (water and sand
+//!   meet at their boundary only), and the shear stress of a boundary layer: a flow parallel to
+//!   a flat bed, which at this resolution presses nowhere into it, does not erode it.
 
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
@@ -60,6 +66,14 @@ pub struct FluidSpec {
     /// Initial velocity of every particle (m/s).
     #[serde(default)]
     pub velocity: [f64; 3],
+    /// Vorticity confinement ε (dimensionless, ≥ 0; 0 = off;
+    /// [`xpbi_continuum::fluid`]: a = ε Δx |ω| (N × ω)).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub vorticity_confinement: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 fn water_density() -> f64 {
@@ -81,6 +95,7 @@ impl FluidSpec {
             viscosity: water_viscosity(),
             bulk_modulus: None,
             velocity: [0.0; 3],
+            vorticity_confinement: 0.0,
         }
     }
 
@@ -91,6 +106,7 @@ impl FluidSpec {
             rest_density: self.rest_density,
             bulk_modulus: self.bulk_modulus,
             viscosity: self.viscosity,
+            vorticity_confinement: self.vorticity_confinement,
             ..FluidSettings::water(self.spacing)
         }
     }
@@ -106,6 +122,7 @@ pub(crate) fn validate(v: &mut Validator<'_>, k: usize, f: &FluidSpec) {
         v.positive(&field("bulk_modulus"), b);
     }
     v.finite3(&field("velocity"), f.velocity);
+    v.non_negative(&field("vorticity_confinement"), f.vorticity_confinement);
     let as_continuum = ContinuumSpec::new("", f.region.clone(), f.spacing);
     crate::continuum::validate_region(v, &field("region"), &f.region, &as_continuum);
     if f.spacing.is_finite() && f.spacing > 0.0 {

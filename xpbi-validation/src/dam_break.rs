@@ -5,7 +5,8 @@
 //! The column stands against the end wall of a tank 10a long; walls and bed are frictionless
 //! half-spaces with two layers of static boundary particles behind them (Akinci et al. 2012),
 //! so particles near a wall see a full neighbourhood. Δt = 1/600 s, 10 substeps, 4 iterations.
-//! The front is the furthest particle's centre + Δx/2.
+//! The front is the furthest particle's centre + Δx/2, interpolated in time to each measured
+//! instant.
 
 use nalgebra::{SVector, Vector2};
 use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Shape};
@@ -45,19 +46,19 @@ pub enum DamBreakError {
     Build(#[from] xpbd_core::BuildError),
 }
 
-/// A 2D tank: water filling `[0, w_water] × [0, depth]` at spacing Δx against the wall x = 0,
+/// A 2D tank: water (`fluid`, at its spacing Δx) filling `[0, w_water] × [0, depth]` against the wall x = 0,
 /// walls at x = 0 and x = w and the bed z = 0 (frictionless), two layers of static boundary
 /// particles behind them up to depth + 2Δx. Returns the simulation and the fluid count (the
 /// fluid particles come first).
 pub fn tank_2d(
-    dx: f64,
+    fs: FluidSettings,
     w_water: f64,
     w: f64,
     depth: f64,
     settings: SolverSettings<2>,
 ) -> Result<(Simulation<2>, usize), DamBreakError> {
+    let dx = fs.spacing;
     let x = lattice_box(Vector2::zeros(), Vector2::new(w_water, depth), dx);
-    let fs = FluidSettings::water(dx);
     let mut p = Particles::<2>::new();
     for xi in &x {
         p.push(*xi, 1.0 / (fs.rest_density * dx * dx));
@@ -97,9 +98,20 @@ pub fn tank_2d(
     Ok((sim, members.len()))
 }
 
+/// The step of the dam break (s): 10 substeps of 1/6000 s each.
+pub const DAM_BREAK_DT: f64 = 1.0 / 600.0;
+
 /// The front Z = z/a at Martin & Moyce's times ([`MARTIN_MOYCE_A225`]) of the dam break at
-/// spacing Δx = a/`res` (`threads`: worker threads; results do not depend on them).
+/// spacing Δx = a/`res` and the default step [`DAM_BREAK_DT`] (`threads`: worker threads;
+/// results do not depend on them).
 pub fn dam_break_front(res: f64, threads: usize) -> Result<Vec<f64>, DamBreakError> {
+    dam_break_front_at(res, DAM_BREAK_DT, threads)
+}
+
+/// [`dam_break_front`] at step `dt` (10 substeps each): the front at each of Martin & Moyce's
+/// times, interpolated linearly between the two step ends around it (so the sampling does not
+/// depend on where the steps happen to end).
+pub fn dam_break_front_at(res: f64, dt: f64, threads: usize) -> Result<Vec<f64>, DamBreakError> {
     let a = COLUMN_WIDTH;
     let dx = a / res;
     let settings = SolverSettings::<2> {
@@ -109,22 +121,27 @@ pub fn dam_break_front(res: f64, threads: usize) -> Result<Vec<f64>, DamBreakErr
         threads,
         ..SolverSettings::default()
     };
-    let (mut sim, n) = tank_2d(dx, a, 10.0 * a, 2.0 * a, settings)?;
+    let (mut sim, n) = tank_2d(FluidSettings::water(dx), a, 10.0 * a, 2.0 * a, settings)?;
     let scale = (2.0 * 9.81 / a).sqrt();
-    let dt = 1.0 / 600.0;
+    let front = |sim: &Simulation<2>| {
+        (sim.particles().x[..n]
+            .iter()
+            .map(|x| x[0])
+            .fold(f64::MIN, f64::max)
+            + 0.5 * dx)
+            / a
+    };
     let mut out = Vec::new();
-    let mut time = 0.0;
+    let (mut t0, mut z0) = (0.0, front(&sim));
     while out.len() < MARTIN_MOYCE_A225.len() {
         sim.step(dt)?;
-        time += dt;
-        if time * scale >= MARTIN_MOYCE_A225[out.len()].0 {
-            let front = sim.particles().x[..n]
-                .iter()
-                .map(|x| x[0])
-                .fold(f64::MIN, f64::max)
-                + 0.5 * dx;
-            out.push(front / a);
+        let (t1, z1) = (t0 + dt * scale, front(&sim));
+        while let Some(&(tt, _)) = MARTIN_MOYCE_A225.get(out.len())
+            && tt <= t1
+        {
+            out.push(z0 + (z1 - z0) * (tt - t0) / (t1 - t0));
         }
+        (t0, z0) = (t1, z1);
     }
     Ok(out)
 }

@@ -1,11 +1,13 @@
 //! The dam-break section of the report: the position-based fluid's surge front against Martin
 //! & Moyce (1952) in their variables (Z = z/a against T = t √(2g/a)), at three resolutions
-//! (`xpbi_validation::dam_break`).
+//! and at half the step at the finest (`xpbi_validation::dam_break`).
 
 use std::path::Path;
 
 use anyhow::Result;
-use xpbi_validation::dam_break::{MARTIN_MOYCE_A225, dam_break_front};
+use xpbi_validation::dam_break::{
+    DAM_BREAK_DT, MARTIN_MOYCE_A225, dam_break_front, dam_break_front_at,
+};
 
 use crate::plot::{Curve, plot};
 
@@ -27,6 +29,17 @@ pub fn dam_break_figure(dir: &Path) -> Result<String> {
             dashed: false,
         });
     }
+    let finest = RESOLUTIONS[RESOLUTIONS.len() - 1];
+    let z = dam_break_front_at(finest, 0.5 * DAM_BREAK_DT, 0)?;
+    curves.push(Curve {
+        label: format!("position-based fluid, Δx = a/{finest}, Δt/2"),
+        points: MARTIN_MOYCE_A225
+            .iter()
+            .zip(&z)
+            .map(|(&(t, _), &z)| (t, z))
+            .collect(),
+        dashed: true,
+    });
     curves.push(Curve {
         label: "Martin & Moyce (1952), a = 2.25 in, n² = 2".into(),
         points: MARTIN_MOYCE_A225.to_vec(),
