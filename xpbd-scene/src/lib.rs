@@ -130,6 +130,7 @@
 //! rest_density = 1000.0       # ρ₀ (kg/m³), default water's
 //! viscosity = 1.0e-3          # μ (Pa·s), default water's (XSPH)
 //! # bulk_modulus = 2.2e9      # K (Pa); absent = incompressible
+//! # vorticity_confinement = 0.25  # ε ≥ 0 (dimensionless); default 0, off
 //!
 //! # Every body may have a name (default: its field, e.g. "cloth[0]"). Bodies touch bodies:
 //! # a pair with a continuum or a fluid touches by default (friction 0.5); [[interaction]] sets a pair's

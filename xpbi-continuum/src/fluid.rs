@@ -425,10 +425,14 @@ impl<const D: usize> PbfFluid<D> {
             }
         };
         // Rows (constraints) in colour → cell → particle order, and the tasks of each colour:
-        // consecutive cells merged while a task has fewer than 64 rows.
+        // consecutive cells merged while a task has fewer rows than a 32nd of the colour
+        // (at least 16, at most 64), so that even a small colour is cut into enough tasks for
+        // the threads to share it evenly. Tasks of a colour share no particle, so how a
+        // colour is cut does not change the result.
         let mut row_index: Vec<u32> = Vec::with_capacity(n);
+        let mut cells: Vec<std::ops::Range<u32>> = Vec::new();
         for colour in colouring.colours() {
-            let mut tasks: Vec<std::ops::Range<u32>> = Vec::new();
+            cells.clear();
             for &cell in colour {
                 let first = row_index.len() as u32;
                 row_index.extend(
@@ -437,12 +441,17 @@ impl<const D: usize> PbfFluid<D> {
                         .filter(|&&p| (p as usize) < n),
                 );
                 let end = row_index.len() as u32;
-                if end == first {
-                    continue;
+                if end > first {
+                    cells.push(first..end);
                 }
+            }
+            let rows = cells.last().map_or(0, |c| c.end) - cells.first().map_or(0, |c| c.start);
+            let task = (rows / 32).clamp(16, 64);
+            let mut tasks: Vec<std::ops::Range<u32>> = Vec::new();
+            for c in &cells {
                 match tasks.last_mut() {
-                    Some(r) if r.end == first && r.end - r.start < 64 => r.end = end,
-                    _ => tasks.push(first..end),
+                    Some(r) if r.end == c.start && r.end - r.start < task => r.end = c.end,
+                    _ => tasks.push(c.clone()),
                 }
             }
             if !tasks.is_empty() {
@@ -463,7 +472,7 @@ impl<const D: usize> PbfFluid<D> {
                     let start = st.len();
                     st.push(all[p]);
                     vs.push(vol(p) * inv);
-                    grid.for_each_within(&x, &x[p], h, |b| {
+                    grid.for_each_near(&x[p], h, |b| {
                         if b != p {
                             st.push(all[b]);
                             vs.push(vol(b) * inv);
@@ -474,18 +483,30 @@ impl<const D: usize> PbfFluid<D> {
                 (counts, st, vs)
             })
             .collect();
-        let total: usize = chunks.iter().map(|c| c.1.len()).sum();
-        self.stencil.reserve(total);
-        self.stencil_volume.reserve(total);
+        // Offsets by a sequential prefix sum over the counts, then each chunk copied into its
+        // disjoint range in parallel (a serial copy of Σ|stencil| entries capped the speed-up).
         self.offsets.reserve(row_index.len());
-        for (counts, st, vs) in chunks {
-            for c in counts {
+        for (counts, _, _) in &chunks {
+            for &c in counts {
                 let end = self.offsets.last().unwrap() + c;
                 self.offsets.push(end);
             }
-            self.stencil.extend_from_slice(&st);
-            self.stencil_volume.extend_from_slice(&vs);
         }
+        let total = *self.offsets.last().unwrap() as usize;
+        self.stencil.resize(total, 0);
+        self.stencil_volume.resize(total, 0.0);
+        let mut parts = Vec::with_capacity(chunks.len());
+        let (mut st_rest, mut vs_rest) = (&mut self.stencil[..], &mut self.stencil_volume[..]);
+        for (_, st, vs) in &chunks {
+            let (st_head, st_tail) = st_rest.split_at_mut(st.len());
+            let (vs_head, vs_tail) = vs_rest.split_at_mut(vs.len());
+            parts.push((st_head, vs_head, st, vs));
+            (st_rest, vs_rest) = (st_tail, vs_tail);
+        }
+        parts.into_par_iter().for_each(|(st_dst, vs_dst, st, vs)| {
+            st_dst.copy_from_slice(st);
+            vs_dst.copy_from_slice(vs);
+        });
         let rows = row_index.len() as u32;
         self.schedule.order.extend(0..rows);
     }

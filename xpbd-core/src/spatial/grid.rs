@@ -70,6 +70,9 @@ pub struct UniformGrid<const D: usize> {
     cell_start: Vec<u32>,
     sorted: Vec<u32>,
     cell_of: Vec<u32>,
+    /// The positions the grid was built from, in cell order (`sorted_x[k]` is the position of
+    /// `sorted[k]`), read front to back by [`UniformGrid::for_each_near`].
+    sorted_x: Vec<SVector<f64, D>>,
 }
 
 impl<const D: usize> UniformGrid<D> {
@@ -125,6 +128,7 @@ impl<const D: usize> UniformGrid<D> {
             cell_start: vec![0; cells + 1],
             sorted: vec![0; n],
             cell_of: Vec::new(),
+            sorted_x: Vec::new(),
         };
         grid.cell_of = positions
             .par_iter()
@@ -143,6 +147,11 @@ impl<const D: usize> UniformGrid<D> {
             grid.sorted[*slot as usize] = p as u32;
             *slot += 1;
         }
+        grid.sorted_x = grid
+            .sorted
+            .par_iter()
+            .map(|&p| positions[p as usize])
+            .collect();
         Ok(grid)
     }
 
@@ -242,6 +251,67 @@ impl<const D: usize> UniformGrid<D> {
             let mut k = 0;
             loop {
                 if k == D {
+                    return;
+                }
+                if c[k] < hi[k] {
+                    c[k] += 1;
+                    break;
+                }
+                c[k] = lo[k];
+                k += 1;
+            }
+        }
+    }
+
+    /// [`UniformGrid::for_each_within`] over the positions the grid was built from, without
+    /// the array: the same particles `b` with `|x_b − x| < radius` in the same order, read from
+    /// the grid's own copy in cell order, each run of cells along axis 0 as one contiguous
+    /// range (a neighbour search then reads memory front to back instead of gathering each
+    /// candidate's position).
+    ///
+    /// ```
+    /// use nalgebra::Vector2;
+    /// use xpbd_core::spatial::UniformGrid;
+    /// let x = vec![Vector2::new(1.1, 0.0), Vector2::new(0.25, 0.0), Vector2::new(0.0, 0.0)];
+    /// let grid = UniformGrid::build(&x, 0.5).unwrap();
+    /// let (mut a, mut b) = (Vec::new(), Vec::new());
+    /// grid.for_each_within(&x, &x[2], 0.3, |p| a.push(p));
+    /// grid.for_each_near(&x[2], 0.3, |p| b.push(p));
+    /// assert_eq!((a.clone(), b), (vec![1, 2], a));
+    /// ```
+    pub fn for_each_near(&self, x: &SVector<f64, D>, radius: f64, mut f: impl FnMut(usize)) {
+        let r2 = radius * radius;
+        let mut lo = [0usize; D];
+        let mut hi = [0usize; D];
+        for k in 0..D {
+            let a = ((x[k] - radius - self.origin[k]) / self.cell_size).floor();
+            let b = ((x[k] + radius - self.origin[k]) / self.cell_size).floor();
+            if b < 0.0 || a > (self.dims[k] - 1) as f64 {
+                return;
+            }
+            lo[k] = if a <= 0.0 { 0 } else { a as usize };
+            hi[k] = (b as usize).min(self.dims[k] - 1);
+        }
+        let mut c = lo;
+        loop {
+            // The cells lo[0]..=hi[0] of this row are consecutive linear indices.
+            let first = self.linear_cell(&c);
+            let (start, end) = (
+                self.cell_start[first] as usize,
+                self.cell_start[first + hi[0] - lo[0] + 1] as usize,
+            );
+            for (xb, &b) in self.sorted_x[start..end]
+                .iter()
+                .zip(&self.sorted[start..end])
+            {
+                if (xb - x).norm_squared() < r2 {
+                    f(b as usize);
+                }
+            }
+            // Odometer over axes 1.., axis D-1 slowest so linear indices increase.
+            let mut k = 1;
+            loop {
+                if k >= D {
                     return;
                 }
                 if c[k] < hi[k] {

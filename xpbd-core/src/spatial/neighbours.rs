@@ -46,7 +46,7 @@ impl NeighbourLists {
                 let mut idx = Vec::with_capacity(rows.len() * 32);
                 for p in rows {
                     let before = idx.len();
-                    grid.for_each_within(positions, &positions[p], radius, |b| {
+                    grid.for_each_near(&positions[p], radius, |b| {
                         if b != p {
                             idx.push(b as u32);
                         }

@@ -77,6 +77,28 @@ proptest! {
         }
     }
 
+    /// The query over the grid's own copy of the positions visits the same particles in the
+    /// same order as the query over the array, for any cell size and for points inside and
+    /// outside the grid's box, in 1D, 2D and 3D.
+    #[test]
+    fn near_query_visits_what_the_array_query_visits(seed in any::<u64>(), n in 1usize..300, r in 0.02f64..0.3, cell_factor in 0.3f64..2.5) {
+        fn check<const D: usize>(n: usize, seed: u64, r: f64, cell: f64) -> Result<(), TestCaseError> {
+            let x = points::<D>(n, seed, 1.0);
+            let grid = UniformGrid::build(&x, cell).unwrap();
+            let probes = points::<D>(40, seed ^ 11, 1.6).into_iter().map(|p| p.add_scalar(-0.3));
+            for q in x.iter().copied().chain(probes) {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                grid.for_each_within(&x, &q, r, |p| a.push(p));
+                grid.for_each_near(&q, r, |p| b.push(p));
+                prop_assert_eq!(a, b);
+            }
+            Ok(())
+        }
+        check::<1>(n, seed, r, r * cell_factor)?;
+        check::<2>(n, seed, r, r * cell_factor)?;
+        check::<3>(n, seed, r, r * cell_factor)?;
+    }
+
     /// Counting sort: a permutation, cells non-decreasing, indices increasing inside each cell.
     #[test]
     fn counting_sort_is_stable_permutation(seed in any::<u64>(), n in 0usize..500, cell in 0.01f64..0.5) {
