@@ -207,6 +207,9 @@ pub struct PbfFluid<const D: usize> {
     /// Whether each particle of the store is a fluid member (members are fixed at
     /// construction; particles added to the store later are not).
     is_fluid: Vec<bool>,
+    /// Per chunk of 256 rows: stencil lengths, entries and V̂ of the last search (scratch kept
+    /// between substeps).
+    chunks: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)>,
     /// Velocity increments of the end-of-substep pass (scratch).
     dv: Vec<SVector<f64, D>>,
     /// Vorticity of each particle of the store (scratch, confinement only; 2D: along z).
@@ -249,6 +252,7 @@ impl<const D: usize> PbfFluid<D> {
             stencil_volume: Vec::new(),
             schedule: Schedule::default(),
             is_fluid: Vec::new(),
+            chunks: Vec::new(),
             dv: Vec::new(),
             omega: Vec::new(),
             fault: None,
@@ -461,12 +465,17 @@ impl<const D: usize> PbfFluid<D> {
         // The stencils of chunks of rows, searched in parallel in one pass and concatenated
         // in row order (the same lists for any thread count).
         let inv = self.inv_kernel_sum;
-        let chunks: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)> = row_index
+        // The chunks' buffers are kept from substep to substep: allocating tens of MB of fresh
+        // pages every substep cost page faults that serialise the threads.
+        let mut chunks = std::mem::take(&mut self.chunks);
+        chunks.resize_with(row_index.len().div_ceil(256), Default::default);
+        row_index
             .par_chunks(256)
-            .map(|rows| {
-                let mut counts = Vec::with_capacity(rows.len());
-                let mut st = Vec::with_capacity(rows.len() * 48);
-                let mut vs = Vec::with_capacity(rows.len() * 48);
+            .zip(chunks.par_iter_mut())
+            .for_each(|(rows, (counts, st, vs))| {
+                counts.clear();
+                st.clear();
+                vs.clear();
                 for &p in rows {
                     let p = p as usize;
                     let start = st.len();
@@ -480,9 +489,7 @@ impl<const D: usize> PbfFluid<D> {
                     });
                     counts.push((st.len() - start) as u32);
                 }
-                (counts, st, vs)
-            })
-            .collect();
+            });
         // Offsets by a sequential prefix sum over the counts, then each chunk copied into its
         // disjoint range in parallel (a serial copy of Σ|stencil| entries capped the speed-up).
         self.offsets.reserve(row_index.len());
@@ -507,6 +514,7 @@ impl<const D: usize> PbfFluid<D> {
             st_dst.copy_from_slice(st);
             vs_dst.copy_from_slice(vs);
         });
+        self.chunks = chunks;
         let rows = row_index.len() as u32;
         self.schedule.order.extend(0..rows);
     }
