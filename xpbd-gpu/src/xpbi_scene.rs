@@ -5,7 +5,7 @@
 
 use nalgebra::{Matrix3, Vector3};
 use xpbd_core::SolverKind;
-use xpbi_continuum::continuum::XpbiSettings;
+use xpbi_continuum::continuum::{ConstraintForm, KernelFrame, XpbiSettings};
 use xpbi_continuum::material::Material;
 use xpbi_continuum::scene::ContinuumScene;
 
@@ -73,6 +73,25 @@ pub struct XpbiGpuScene {
     pub contact_acceleration: f64,
 }
 
+/// Refuses, by name, the XPBI settings whose model the GPU step does not have (orderings such
+/// as the sweep or the row layout change the order of projections, not the model, and are not
+/// refused).
+fn modelled(s: &XpbiSettings) -> Result<(), GpuError> {
+    if s.kernel_frame != KernelFrame::Current {
+        return Err(GpuError::Unsupported {
+            what: format!("kernel_frame = {:?}", s.kernel_frame),
+            reason: "the GPU evaluates kernels, neighbours and L_p on xⁿ every step (XPBI)",
+        });
+    }
+    if s.constraint_form != ConstraintForm::Single {
+        return Err(GpuError::Unsupported {
+            what: format!("constraint_form = {:?}", s.constraint_form),
+            reason: "the GPU projects one constraint per particle, C = sqrt(2Ψ(F_E))",
+        });
+    }
+    Ok(())
+}
+
 impl XpbiGpuScene {
     /// The state and model of a CPU scene: every particle must be a member of the XPBI block,
     /// with no kinematic target and no external force; Jacobi or coloured solver, one substep.
@@ -122,6 +141,19 @@ impl XpbiGpuScene {
                 "XPBI runs one substep per step",
             ));
         }
+        if let Some(d) = settings.multiplier_warm_start {
+            return Err(unsupported(
+                format!("multiplier_warm_start = {d}"),
+                "the GPU XPBI step resets the multipliers every step (XPBD)",
+            ));
+        }
+        if settings.diagnostics.residuals || settings.diagnostics.energies {
+            return Err(unsupported(
+                "diagnostics.residuals / diagnostics.energies".into(),
+                "diagnostics are not computed on the GPU",
+            ));
+        }
+        modelled(c.settings())?;
         let expected = 2 + usize::from(scene.options.spacing_constraints);
         if sim.blocks().len() != expected {
             return Err(unsupported(
@@ -207,6 +239,7 @@ impl XpbiGpuScene {
     /// Checks sizes, finiteness and ranges (the material and settings were checked by the CPU
     /// constructor; they are checked again here for hand-built descriptions).
     pub fn validate(&self) -> Result<(), GpuError> {
+        modelled(&self.settings)?;
         let n = self.positions.len();
         let invalid = |field: &'static str, value: f64, reason: &'static str| {
             GpuError::Build(xpbd_core::BuildError::InvalidSetting {

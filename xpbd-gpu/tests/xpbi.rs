@@ -623,3 +623,42 @@ fn sand_column_collapse_observables_match_the_cpu() {
     assert!((g.nn_mean - c.nn_mean).abs() < 0.01, "nn mean");
     assert!((g.nn_std - c.nn_std).abs() < 0.01, "nn std");
 }
+
+/// Settings whose model the GPU XPBI step does not have are refused by name when the
+/// description is taken or checked, never simulated as something else: Lagrangian kernels,
+/// the split constraint form, warm-started multipliers and diagnostics (no device needed).
+#[test]
+fn settings_the_gpu_does_not_model_are_refused_by_name() {
+    use xpbi_continuum::continuum::{ConstraintForm, KernelFrame};
+    let dx = 0.01;
+    let x = block(3, 3, 3, dx, 2);
+    let scene = jacobi_scene(&x, Material::sand(), dx);
+    let good = XpbiGpuScene::from_cpu(&scene).unwrap();
+    good.validate().unwrap();
+    let refused = |r: Result<(), GpuError>, name: &str| match r {
+        Err(GpuError::Unsupported { what, .. }) => {
+            assert!(what.contains(name), "{what} should name {name}")
+        }
+        other => panic!("{name}: {other:?}"),
+    };
+    let mut d = good.clone();
+    d.settings.kernel_frame = KernelFrame::Reference;
+    refused(d.validate(), "kernel_frame");
+    let mut d = good.clone();
+    d.settings.constraint_form = ConstraintForm::Split;
+    refused(d.validate(), "constraint_form");
+    for (edit, name) in [
+        (
+            (|s: &mut xpbd_core::SolverSettings<3>| s.multiplier_warm_start = Some(0.1))
+                as fn(&mut xpbd_core::SolverSettings<3>),
+            "multiplier_warm_start",
+        ),
+        (|s| s.diagnostics.residuals = true, "diagnostics.residuals"),
+    ] {
+        let mut cpu = jacobi_scene(&x, Material::sand(), dx);
+        let mut s = cpu.sim.settings().clone();
+        edit(&mut s);
+        cpu.sim.set_settings(s).unwrap();
+        refused(XpbiGpuScene::from_cpu(&cpu).map(|_| ()), name);
+    }
+}
