@@ -9,9 +9,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use xpbd_scene::fluid::FluidSpec;
-use xpbd_scene::region::RegionSpec;
-use xpbd_scene::scene::{ColliderSpec, ShapeSpec, SolverSection};
 use xpbd_scene::{BuiltScene, SceneDesc};
 
 /// Column width a (m).
@@ -44,31 +41,10 @@ pub struct PbfBenchLine {
     pub front_over_a: f64,
 }
 
-/// The dam break description at about `particles` particles.
+/// The dam break description at about `particles` particles (a = 0.1 m, tank 4a long).
 pub fn dam_break_desc(particles: usize, threads: usize) -> Result<SceneDesc> {
     let dx = A * (2.0 / particles.max(2) as f64).cbrt();
-    let plane =
-        |normal: [f64; 3], offset: f64| ColliderSpec::new(ShapeSpec::Plane { normal, offset });
-    let solver = SolverSection {
-        substeps: 4,
-        iterations: 4,
-        threads,
-        ..SolverSection::default()
-    };
-    Ok(SceneDesc::builder("dam break benchmark", 1.0 / 240.0, 1)
-        .solver(solver)
-        .adaptive(true, None)
-        .fluid(FluidSpec::water(
-            RegionSpec::cuboid([0.0; 3], [A, A, 2.0 * A]),
-            dx,
-        ))
-        .collider(plane([0.0, 0.0, 1.0], 0.0))
-        .collider(plane([1.0, 0.0, 0.0], 0.0))
-        .collider(plane([-1.0, 0.0, 0.0], -4.0 * A))
-        .collider(plane([0.0, 1.0, 0.0], 0.0))
-        .collider(plane([0.0, -1.0, 0.0], -A))
-        .contact_radius(0.5 * dx)
-        .build()?)
+    xtask::dam_break_3d::dam_break_desc(A, dx, 4.0 * A, 1, threads)
 }
 
 /// Runs the dam break for `seconds` of simulated time.

@@ -11,6 +11,7 @@
 //! * [`fuzz`]: the stable structured fuzzer of the scene files and mesh importers.
 
 pub mod beam;
+pub mod dam_break_3d;
 pub mod fit;
 pub mod fuzz;
 pub mod study;

@@ -273,7 +273,7 @@ pub fn run_command(a: ReportArgs) -> Result<()> {
             let svg = dam_break::dam_break_figure(&a.out)?;
             s.figures.push((
                 svg,
-                "Dam break (2D position-based fluid): surge front z/a against t√(2g/a) at Δx = a/10, a/20, a/40 and at a/40 with half the step, beside Martin & Moyce's measurements".into(),
+                "Dam break (2D position-based fluid): surge front z/a against t√(2g/a) at Δx = a/10, a/20, a/40 and at a/40 with half the step, and in 3D from a scene description at a/20, beside Martin & Moyce's measurements".into(),
                 "cargo xtask report --only dam_break".into(),
             ));
         }

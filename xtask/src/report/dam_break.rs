@@ -1,6 +1,7 @@
 //! The dam-break section of the report: the position-based fluid's surge front against Martin
 //! & Moyce (1952) in their variables (Z = z/a against T = t √(2g/a)), at three resolutions
-//! and at half the step at the finest (`xpbi_validation::dam_break`).
+//! and at half the step at the finest (`xpbi_validation::dam_break`), and the 3D dam break built
+//! from a scene description at a/20 (`xtask::dam_break_3d`).
 
 use std::path::Path;
 
@@ -33,6 +34,16 @@ pub fn dam_break_figure(dir: &Path) -> Result<String> {
     let z = dam_break_front_at(finest, 0.5 * DAM_BREAK_DT, 0)?;
     curves.push(Curve {
         label: format!("position-based fluid, Δx = a/{finest}, Δt/2"),
+        points: MARTIN_MOYCE_A225
+            .iter()
+            .zip(&z)
+            .map(|(&(t, _), &z)| (t, z))
+            .collect(),
+        dashed: true,
+    });
+    let z = xtask::dam_break_3d::dam_break_front_3d(20.0, 0)?;
+    curves.push(Curve {
+        label: "position-based fluid in 3D from a scene description, Δx = a/20".into(),
         points: MARTIN_MOYCE_A225
             .iter()
             .zip(&z)
