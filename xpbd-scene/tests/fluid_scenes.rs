@@ -337,9 +337,9 @@ fn a_water_jet_scours_sand_only_where_it_impinges() {
             farthest = farthest.max(axis(a));
         }
     }
-    let wet_far = p.x[water]
+    let wet_far = p.x[water.clone()]
         .iter()
-        .zip(&p.inv_mass[s.bodies[1].particles.clone()])
+        .zip(&p.inv_mass[water])
         .filter(|(x, w)| **w > 0.0 && axis(x) > 0.08 && x.z < 0.03 + 3.0 * dx)
         .count();
     eprintln!(

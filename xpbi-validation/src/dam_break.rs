@@ -131,11 +131,25 @@ pub fn dam_break_front_at(res: f64, dt: f64, threads: usize) -> Result<Vec<f64>,
             + 0.5 * dx)
             / a
     };
-    let mut out = Vec::new();
-    let (mut t0, mut z0) = (0.0, front(&sim));
-    while out.len() < MARTIN_MOYCE_A225.len() {
+    let z0 = front(&sim);
+    front_at_measured_instants(dt * scale, z0, || {
         sim.step(dt)?;
-        let (t1, z1) = (t0 + dt * scale, front(&sim));
+        Ok(front(&sim))
+    })
+}
+
+/// The front Z at each of Martin & Moyce's instants T ([`MARTIN_MOYCE_A225`]) from a run read
+/// every `period` (in T): `z0` at T = 0, then `advance()` runs one period and returns the new
+/// front; each instant's front is interpolated linearly between the two readings around it.
+pub fn front_at_measured_instants<E>(
+    period: f64,
+    z0: f64,
+    mut advance: impl FnMut() -> Result<f64, E>,
+) -> Result<Vec<f64>, E> {
+    let mut out = Vec::new();
+    let (mut t0, mut z0) = (0.0, z0);
+    while out.len() < MARTIN_MOYCE_A225.len() {
+        let (t1, z1) = (t0 + period, advance()?);
         while let Some(&(tt, _)) = MARTIN_MOYCE_A225.get(out.len())
             && tt <= t1
         {

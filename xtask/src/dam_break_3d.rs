@@ -9,7 +9,7 @@ use xpbd_scene::fluid::FluidSpec;
 use xpbd_scene::region::RegionSpec;
 use xpbd_scene::scene::{ColliderSpec, ShapeSpec, SolverSection};
 use xpbd_scene::{BuiltScene, SceneDesc};
-use xpbi_validation::dam_break::{COLUMN_WIDTH, MARTIN_MOYCE_A225};
+use xpbi_validation::dam_break::{COLUMN_WIDTH, MARTIN_MOYCE_A225, front_at_measured_instants};
 
 /// Frame length of the dam break (s): each frame is split into adaptive steps below the
 /// fluid's CFL bound, 4 substeps × 4 iterations each.
@@ -50,7 +50,8 @@ pub fn dam_break_desc(
 }
 
 /// The front Z = z/a (the furthest particle's centre + Δx/2) at each of Martin & Moyce's
-/// instants ([`MARTIN_MOYCE_A225`]), interpolated linearly between the frame ends around it,
+/// instants ([`MARTIN_MOYCE_A225`]), interpolated linearly between the frame ends around it
+/// ([`front_at_measured_instants`]),
 /// for their column (a = 2.25 in) at Δx = a/`res` in a tank 10a long.
 pub fn dam_break_front_3d(res: f64, threads: usize) -> Result<Vec<f64>> {
     let a = COLUMN_WIDTH;
@@ -69,17 +70,12 @@ pub fn dam_break_front_3d(res: f64, threads: usize) -> Result<Vec<f64>> {
             + 0.5 * dx)
             / a
     };
-    let mut out = Vec::new();
-    let (mut t0, mut z0) = (0.0, front(&s));
-    for f in 0..frames {
-        s.step().with_context(|| format!("dam break frame {f}"))?;
-        let (t1, z1) = (t0 + FRAME * scale, front(&s));
-        while let Some(&(tt, _)) = MARTIN_MOYCE_A225.get(out.len())
-            && tt <= t1
-        {
-            out.push(z0 + (z1 - z0) * (tt - t0) / (t1 - t0));
-        }
-        (t0, z0) = (t1, z1);
-    }
-    Ok(out)
+    let z0 = front(&s);
+    let mut frame = 0;
+    front_at_measured_instants(FRAME * scale, z0, || {
+        s.step()
+            .with_context(|| format!("dam break frame {frame}"))?;
+        frame += 1;
+        Ok(front(&s))
+    })
 }

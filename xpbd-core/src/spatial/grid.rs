@@ -228,17 +228,9 @@ impl<const D: usize> UniformGrid<D> {
         mut f: impl FnMut(usize),
     ) {
         let r2 = radius * radius;
-        let mut lo = [0usize; D];
-        let mut hi = [0usize; D];
-        for k in 0..D {
-            let a = ((x[k] - radius - self.origin[k]) / self.cell_size).floor();
-            let b = ((x[k] + radius - self.origin[k]) / self.cell_size).floor();
-            if b < 0.0 || a > (self.dims[k] - 1) as f64 {
-                return;
-            }
-            lo[k] = if a <= 0.0 { 0 } else { a as usize };
-            hi[k] = (b as usize).min(self.dims[k] - 1);
-        }
+        let Some((lo, hi)) = self.cell_box(x, radius) else {
+            return;
+        };
         let mut c = lo;
         loop {
             let cell = self.linear_cell(&c);
@@ -247,18 +239,8 @@ impl<const D: usize> UniformGrid<D> {
                     f(b as usize);
                 }
             }
-            // Odometer increment, axis D-1 slowest so linear indices increase.
-            let mut k = 0;
-            loop {
-                if k == D {
-                    return;
-                }
-                if c[k] < hi[k] {
-                    c[k] += 1;
-                    break;
-                }
-                c[k] = lo[k];
-                k += 1;
+            if !next_cell(&mut c, &lo, &hi, 0) {
+                return;
             }
         }
     }
@@ -281,17 +263,9 @@ impl<const D: usize> UniformGrid<D> {
     /// ```
     pub fn for_each_near(&self, x: &SVector<f64, D>, radius: f64, mut f: impl FnMut(usize)) {
         let r2 = radius * radius;
-        let mut lo = [0usize; D];
-        let mut hi = [0usize; D];
-        for k in 0..D {
-            let a = ((x[k] - radius - self.origin[k]) / self.cell_size).floor();
-            let b = ((x[k] + radius - self.origin[k]) / self.cell_size).floor();
-            if b < 0.0 || a > (self.dims[k] - 1) as f64 {
-                return;
-            }
-            lo[k] = if a <= 0.0 { 0 } else { a as usize };
-            hi[k] = (b as usize).min(self.dims[k] - 1);
-        }
+        let Some((lo, hi)) = self.cell_box(x, radius) else {
+            return;
+        };
         let mut c = lo;
         loop {
             // The cells lo[0]..=hi[0] of this row are consecutive linear indices.
@@ -308,20 +282,28 @@ impl<const D: usize> UniformGrid<D> {
                     f(b as usize);
                 }
             }
-            // Odometer over axes 1.., axis D-1 slowest so linear indices increase.
-            let mut k = 1;
-            loop {
-                if k >= D {
-                    return;
-                }
-                if c[k] < hi[k] {
-                    c[k] += 1;
-                    break;
-                }
-                c[k] = lo[k];
-                k += 1;
+            // Axis 0 is the run itself.
+            if !next_cell(&mut c, &lo, &hi, 1) {
+                return;
             }
         }
+    }
+
+    /// The box of cells `lo..=hi` (per axis) that the ball of `radius` around `x` touches;
+    /// `None` when it misses the grid.
+    fn cell_box(&self, x: &SVector<f64, D>, radius: f64) -> Option<([usize; D], [usize; D])> {
+        let mut lo = [0usize; D];
+        let mut hi = [0usize; D];
+        for k in 0..D {
+            let a = ((x[k] - radius - self.origin[k]) / self.cell_size).floor();
+            let b = ((x[k] + radius - self.origin[k]) / self.cell_size).floor();
+            if b < 0.0 || a > (self.dims[k] - 1) as f64 {
+                return None;
+            }
+            lo[k] = if a <= 0.0 { 0 } else { a as usize };
+            hi[k] = (b as usize).min(self.dims[k] - 1);
+        }
+        Some((lo, hi))
     }
 
     /// Copies `data` into cell order: `out[k] = data[sorted_particles()[k]]`.
@@ -339,4 +321,22 @@ impl<const D: usize> UniformGrid<D> {
             .map(|&p| data[p as usize].clone())
             .collect()
     }
+}
+
+/// Odometer step over the axes `from..D` of the cell box `lo..=hi`, axis D−1 slowest, so linear
+/// cell indices increase; `false` once the box is exhausted.
+fn next_cell<const D: usize>(
+    c: &mut [usize; D],
+    lo: &[usize; D],
+    hi: &[usize; D],
+    from: usize,
+) -> bool {
+    for k in from..D {
+        if c[k] < hi[k] {
+            c[k] += 1;
+            return true;
+        }
+        c[k] = lo[k];
+    }
+    false
 }
