@@ -100,10 +100,40 @@ impl XpbiGpuScene {
     /// generated and projected in every substep and iteration, and no margin; the radius and
     /// the acceleration bound of the candidate test are read from the block.
     pub fn from_cpu(scene: &ContinuumScene<3>) -> Result<Self, GpuError> {
-        let sim = &scene.sim;
+        let expected = 2 + usize::from(scene.options.spacing_constraints);
+        if scene.sim.blocks().len() != expected {
+            return Err(GpuError::Unsupported {
+                what: format!(
+                    "{} constraint blocks (expected {expected}: colliders, position correction, XPBI)",
+                    scene.sim.blocks().len(),
+                ),
+                reason: "other constraint kinds are not ported to the GPU XPBI path",
+            });
+        }
+        let spacing = scene
+            .options
+            .spacing_constraints
+            .then_some(scene.options.correction_radius);
+        Self::from_blocks(
+            &scene.sim,
+            scene.continuum(),
+            scene.collider_contacts(),
+            spacing,
+        )
+    }
+
+    /// The state and model of a simulation's XPBI block `c`, its colliders `contacts` and,
+    /// when XPBI's position correction is on, its radius over Δx (`correction_radius`), with
+    /// the conditions of [`XpbiGpuScene::from_cpu`] (the caller checks that the simulation has
+    /// no other blocks). The GPU world builds the continuum of a scene description so.
+    pub fn from_blocks(
+        sim: &xpbd_core::Simulation<3>,
+        c: &xpbi_continuum::continuum::XpbiContinuum<3>,
+        contacts: &xpbd_core::contact::ColliderContacts<3>,
+        correction_radius: Option<f64>,
+    ) -> Result<Self, GpuError> {
         let p = sim.particles();
         let n = p.len();
-        let c = scene.continuum();
         let unsupported =
             |what: String, reason: &'static str| GpuError::Unsupported { what, reason };
         if c.materials().len() > 1 {
@@ -154,17 +184,6 @@ impl XpbiGpuScene {
             ));
         }
         modelled(c.settings())?;
-        let expected = 2 + usize::from(scene.options.spacing_constraints);
-        if sim.blocks().len() != expected {
-            return Err(unsupported(
-                format!(
-                    "{} constraint blocks (expected {expected}: colliders, position correction, XPBI)",
-                    sim.blocks().len(),
-                ),
-                "other constraint kinds are not ported to the GPU XPBI path",
-            ));
-        }
-        let contacts = scene.collider_contacts();
         let options = contacts.options();
         let radius = contacts
             .radii()
@@ -228,8 +247,9 @@ impl XpbiGpuScene {
             solver: settings.solver,
             gravity: settings.gravity,
             velocity_damping: settings.velocity_damping,
-            spacing_constraints: scene.options.spacing_constraints,
-            correction_radius: scene.options.correction_radius,
+            spacing_constraints: correction_radius.is_some(),
+            correction_radius: correction_radius
+                .unwrap_or(xpbi_continuum::contact::DEFAULT_CORRECTION_RADIUS),
             planes,
             particle_radius: radius,
             contact_acceleration: options.acceleration,

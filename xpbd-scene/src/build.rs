@@ -103,6 +103,51 @@ impl AnyBlock {
     }
 }
 
+/// A scene's constraint block, borrowed with its kind: what another backend reads to build its
+/// own step from the one description (`BuiltScene::block_kinds`, in `sim.blocks()` order).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum BlockKind<'a> {
+    /// Stretch and shear springs of a cloth, links of a rope, edges of a mesh.
+    Distance(&'a DistanceConstraints),
+    /// Dihedral-angle bending of a cloth.
+    Dihedral(&'a DihedralBendingConstraints),
+    /// Isometric (quadratic) bending of a cloth.
+    Isometric(&'a IsometricBendingConstraints),
+    /// Stable neo-Hookean tetrahedra of a soft body.
+    Tets(&'a NeoHookeanTetConstraints<3>),
+    /// Particles against the colliders.
+    Contacts(&'a ColliderContacts<3>),
+    /// XPBI's position correction of a continuum.
+    Spacing(&'a SpacingConstraints<3>),
+    /// An XPBI continuum.
+    Xpbi(&'a XpbiContinuum<3>),
+    /// Contacts between the particles of different bodies.
+    Bodies(&'a BodyContacts<3>),
+    /// Cloth particles against cloth triangles (self-collision).
+    Triangles(&'a PointTriangleContacts),
+    /// Position-based fluid.
+    Fluid(&'a xpbi_continuum::fluid::PbfFluid<3>),
+}
+
+impl BlockKind<'_> {
+    /// What the block is, in words (for a backend that refuses it by name).
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Self::Distance(_) => "distance constraints",
+            Self::Dihedral(_) => "dihedral bending",
+            Self::Isometric(_) => "isometric bending",
+            Self::Tets(_) => "neo-Hookean tetrahedra",
+            Self::Contacts(_) => "collider contacts",
+            Self::Spacing(_) => "XPBI position correction",
+            Self::Xpbi(_) => "XPBI continuum",
+            Self::Bodies(_) => "contacts between bodies",
+            Self::Triangles(_) => "cloth self-collision",
+            Self::Fluid(_) => "position-based fluid",
+        }
+    }
+}
+
 /// A continuum's particles and settings, between sampling and block construction.
 struct PendingContinuum {
     field: String,
@@ -1005,6 +1050,26 @@ impl BuiltScene {
             }
         }
         f
+    }
+
+    /// Every constraint block with its kind, in `sim.blocks()` order.
+    pub fn block_kinds(&self) -> Vec<BlockKind<'_>> {
+        let sim = &self.sim;
+        self.handles
+            .iter()
+            .map(|h| match *h {
+                AnyBlock::Distance(h) => BlockKind::Distance(&sim.block(h).kind),
+                AnyBlock::Dihedral(h) => BlockKind::Dihedral(&sim.block(h).kind),
+                AnyBlock::Isometric(h) => BlockKind::Isometric(&sim.block(h).kind),
+                AnyBlock::Tets(h) => BlockKind::Tets(&sim.block(h).kind),
+                AnyBlock::Contacts(h) => BlockKind::Contacts(&sim.block(h).kind),
+                AnyBlock::Spacing(h) => BlockKind::Spacing(&sim.block(h).kind),
+                AnyBlock::Xpbi(h) => BlockKind::Xpbi(&sim.block(h).kind),
+                AnyBlock::Bodies(h) => BlockKind::Bodies(&sim.block(h).kind),
+                AnyBlock::Triangles(h) => BlockKind::Triangles(&sim.block(h).kind),
+                AnyBlock::Fluid(h) => BlockKind::Fluid(&sim.block(h).kind),
+            })
+            .collect()
     }
 
     /// Whether [`BuiltScene::step`] is adaptive: `[time] adaptive`, or by default whether the

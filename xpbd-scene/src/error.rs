@@ -369,6 +369,16 @@ pub enum FrameError {
     /// the fastest particle.
     #[error(transparent)]
     Step(#[from] xpbd_core::StepError),
+    /// Another backend's step failed (a GPU world: device lost, a refused or diverged step);
+    /// the backend keeps the state of its last good step.
+    #[error("{backend} step failed: {source}")]
+    Backend {
+        /// The backend, e.g. "gpu".
+        backend: &'static str,
+        /// What failed.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
 }
 
 /// A scene run that stopped.

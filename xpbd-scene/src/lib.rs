@@ -184,7 +184,7 @@ pub mod runner;
 pub mod scene;
 mod validate;
 
-pub use build::{BuiltScene, build_scene};
+pub use build::{BlockKind, BuiltScene, build_scene};
 pub use checkpoint::Checkpoint;
 pub use desc::{FromDesc, SceneBuilder};
 pub use error::{CheckpointError, ExportError, FrameError, RunError, SceneError};

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use crate::build::BuiltScene;
 use crate::checkpoint::{Checkpoint, hex};
-use crate::error::{ExportError, RunError};
+use crate::error::{ExportError, FrameError, RunError};
 use crate::export::{write_atomic, write_obj, write_ply_with_fields, write_vtk};
 use crate::scene::Format;
 
@@ -251,18 +251,39 @@ fn names(paths: &[PathBuf]) -> Vec<String> {
         .collect()
 }
 
+/// What a run steps and writes: a [`BuiltScene`] itself, or another backend (a GPU world)
+/// that keeps a `BuiltScene` synchronised with its state after every frame, so that frames,
+/// the manifest and checkpoints are written by the same code whatever ran the steps.
+pub trait FrameStepper {
+    /// The scene whose state is written, as of the last completed frame.
+    fn built(&self) -> &BuiltScene;
+    /// Advances one frame; on an error the state of the last good step is kept.
+    fn advance_frame(&mut self) -> Result<(), FrameError>;
+}
+
+impl FrameStepper for BuiltScene {
+    fn built(&self) -> &BuiltScene {
+        self
+    }
+
+    fn advance_frame(&mut self) -> Result<(), FrameError> {
+        BuiltScene::advance_frame(self)
+    }
+}
+
 /// Runs the scene from its current frame to `scene.time.frames`, writing frame 0 (when
 /// starting there) and every `output.every`-th frame into `dir`, the checkpoints `source`
 /// asks for, and `dir/run.json` after each. A run from frame 0 starts a new manifest; a resumed
 /// run keeps the frames ≤ its start that the folder's manifest lists for the same scene text.
 /// `on_frame(frame)` is called after each frame (for a progress bar).
-pub fn run_with(
-    scene: &mut BuiltScene,
+pub fn run_with<S: FrameStepper + ?Sized>(
+    stepper: &mut S,
     dir: &Path,
     source: Option<RunSource<'_>>,
     mut on_frame: impl FnMut(usize),
 ) -> Result<RunOutcome, RunError> {
     prepare_dir(dir)?;
+    let scene = stepper.built();
     let sha = source.map(|s| hex(&Sha256::digest(s.text.as_bytes())));
     let start = scene.frame;
     let mut manifest = RunManifest {
@@ -302,11 +323,12 @@ pub fn run_with(
         });
         manifest.save(dir)?;
     }
-    while scene.frame < scene.scene.time.frames {
-        let frame = scene.frame + 1;
-        scene
+    while stepper.built().frame < stepper.built().scene.time.frames {
+        let frame = stepper.built().frame + 1;
+        stepper
             .advance_frame()
             .map_err(|source| RunError::Step { frame, source })?;
+        let scene = stepper.built();
         manifest.completed = scene.frame;
         if scene.frame.is_multiple_of(every) {
             let written = write_frame(scene, dir)?;

@@ -28,6 +28,19 @@ pub struct RunArgs {
     /// (its stored text and scene path, with the mesh files checked against its fingerprints).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// What steps the scene: the CPU (f64) or the GPU world (wgpu, f32; the adapter is chosen
+    /// as `WGPU_BACKEND` says). A scene feature the GPU does not model is refused by name.
+    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
+    pub backend: Backend,
+}
+
+/// The backend of `cargo xtask run`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// xpbd-core's simulation in f64.
+    Cpu,
+    /// The GPU world (xpbd_gpu::GpuWorld) in f32.
+    Gpu,
 }
 
 /// Runs a scene with a progress bar ([`xpbd_scene::runner::run_with`]: atomic frames and
@@ -63,9 +76,23 @@ pub fn run_command(args: RunArgs) -> Result<()> {
         text: &text,
         checkpoint_every: args.checkpoint_every,
     };
-    let outcome = run_with(&mut scene, &args.out, Some(source), |f| {
-        bar.set_position(f as u64)
-    })?;
+    let (outcome, adapter, scene) = match args.backend {
+        Backend::Cpu => {
+            let o = run_with(&mut scene, &args.out, Some(source), |f| {
+                bar.set_position(f as u64)
+            })?;
+            (o, None, scene)
+        }
+        Backend::Gpu => {
+            let ctx = std::sync::Arc::new(xpbd_gpu::GpuContext::from_env()?);
+            let adapter = ctx.describe();
+            let mut world = xpbd_gpu::GpuWorld::new(ctx, scene)?;
+            let o = run_with(&mut world, &args.out, Some(source), |f| {
+                bar.set_position(f as u64)
+            })?;
+            (o, Some(adapter), world.into_scene())
+        }
+    };
     bar.finish();
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -77,6 +104,8 @@ pub fn run_command(args: RunArgs) -> Result<()> {
             "adaptive": scene.is_adaptive(),
             "steps": scene.steps.steps, "dt_min_s": scene.steps.dt_min,
             "dt_max_s": scene.steps.dt_max, "halvings": scene.steps.halvings,
+            "backend": match args.backend { Backend::Cpu => "cpu", Backend::Gpu => "gpu" },
+            "adapter": adapter,
         })
     );
     Ok(())
@@ -263,6 +292,7 @@ mod tests {
             out: out.to_path_buf(),
             checkpoint_every: NonZeroUsize::new(1),
             resume: resume.map(Path::to_path_buf),
+            backend: Backend::Cpu,
         }
     }
 
@@ -354,5 +384,58 @@ mod tests {
             assert!(msg.contains("not a folder"), "{msg}");
         }
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+    }
+
+    /// `--backend gpu` runs a scene file on the GPU world: the same frames and manifest, a
+    /// checkpoint from it resumes on the CPU, and a feature the GPU does not model is refused
+    /// by name before anything is written.
+    #[test]
+    fn gpu_backend_runs_resumes_on_the_cpu_and_refuses_by_name() {
+        let Some(_) = xpbd_gpu::context_for_test("xtask run --backend gpu").unwrap() else {
+            return;
+        };
+        let dir = tmp("gpu");
+        let scene = dir.join("rope.toml");
+        std::fs::write(&scene, TINY).unwrap();
+        let (gpu, cpu) = (dir.join("gpu"), dir.join("cpu"));
+        let gpu_args = |scene: &Path, out: &Path, resume: Option<&Path>| RunArgs {
+            backend: Backend::Gpu,
+            ..args(Some(scene), out, resume)
+        };
+        run_command(gpu_args(&scene, &gpu, None)).unwrap();
+        let m = xpbd_scene::runner::RunManifest::load(&gpu).unwrap();
+        assert_eq!(m.completed, 3);
+        assert_eq!(m.written.len(), 4, "frames 0..=3");
+        // The GPU's checkpoint of frame 1 continues on the CPU.
+        run_command(args(
+            Some(&scene),
+            &cpu,
+            Some(&gpu.join("checkpoint_00001.ckpt")),
+        ))
+        .unwrap();
+        assert_eq!(
+            xpbd_scene::runner::RunManifest::load(&cpu)
+                .unwrap()
+                .completed,
+            3
+        );
+        // Isometric bending is not on the GPU: refused by name, nothing written.
+        let cloth = dir.join("cloth.toml");
+        std::fs::write(
+            &cloth,
+            "name = 'c'\n[time]\ndt = 0.01\nframes = 1\n[materials.cotton]\ndensity = 1500.0\n\
+             youngs = 5e8\nthickness = 0.0005\nbending_stiffness = 1e-5\n[[cloth]]\n\
+             material = 'cotton'\nresolution = [4, 4]\nsize = [1.0, 1.0]\n\
+             bending = 'isometric'\n",
+        )
+        .unwrap();
+        let refused = dir.join("refused");
+        let e = run_command(gpu_args(&cloth, &refused, None)).unwrap_err();
+        assert!(format!("{e:#}").contains("isometric bending"), "{e:#}");
+        assert!(
+            !refused.exists(),
+            "the refused run wrote {}",
+            refused.display()
+        );
     }
 }

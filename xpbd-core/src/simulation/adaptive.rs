@@ -96,7 +96,8 @@ impl AdvanceReport {
         self.halvings += other.halvings;
     }
 
-    fn record(&mut self, dt: f64) {
+    /// Counts one successful step of `dt`.
+    pub fn record(&mut self, dt: f64) {
         if self.steps == 0 {
             self.dt_min = dt;
             self.dt_max = dt;

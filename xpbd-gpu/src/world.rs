@@ -1,0 +1,420 @@
+//! The GPU world: a scene description ([`xpbd_scene::SceneDesc`]) stepped on the GPU.
+//!
+//! A [`GpuWorld`] is built from the scene's one build ([`xpbd_scene::BuiltScene`], the
+//! assembler every backend shares: the same particles, constraint blocks, colliders and
+//! settings, in the same order). It uploads that state, steps it on the device and keeps the
+//! `BuiltScene` synchronised with the device after every completed frame, so that frames,
+//! the run manifest and checkpoints are written by the CPU's own code
+//! ([`xpbd_scene::runner::FrameStepper`]): a checkpoint saved from a GPU run restores on the
+//! CPU, and a CPU checkpoint restores into a GPU world ([`GpuWorld::new`] on
+//! `Checkpoint::restore`'s scene), within f32 of each other.
+//!
+//! Two device steps are behind it, chosen from what the scene holds:
+//! * **XPBD bodies** (cloth, rope, soft bodies of distance and dihedral-bending constraints) run
+//!   on [`crate::GpuSimulation`], with plane and sphere colliders: frictionless and without
+//!   restitution (the GPU's XPBD contact has velocity-level friction, not the core's
+//!   position-level Coulomb law, so a collider with friction is refused rather than run
+//!   with another friction model);
+//! * **one XPBI continuum** on static half-spaces runs on [`crate::GpuXpbi`], with the core's
+//!   Coulomb friction.
+//!
+//! Everything else a description can hold is refused by name when the world is built
+//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips, nozzles, fluids, isometric
+//! bending, neo-Hookean tetrahedra, contacts between bodies, cloth self-collision, several
+//! continua, XPBD bodies and a continuum together, boxes, capsules, moving colliders.
+//!
+//! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
+//! `Simulation::next_step_size` on the synchronised state (the XPBI CFL bound
+//! `cfl·Δx/max|v|` and `dt_max`), a failed step rolled back and retried at half its size.
+//! On the XPBI path the state is read back after every step for that (and to keep the last good
+//! state on the host); a failed step is uploaded back from it.
+
+use std::sync::Arc;
+
+use nalgebra::Matrix3;
+use xpbd_core::contact::{ColliderContacts, ContactOptions, ContactProjection, Shape};
+use xpbd_core::error::ConstraintRef;
+use xpbd_core::simulation::BlockHandle;
+use xpbd_core::{AdvanceReport, StepError};
+use xpbd_scene::runner::FrameStepper;
+use xpbd_scene::{BlockKind, BuiltScene, FrameError};
+use xpbi_continuum::continuum::XpbiContinuum;
+
+use crate::{
+    GpuContext, GpuError, GpuSimulation, GpuXpbi, Scene, SceneBlock, SceneCollider, XpbiGpuScene,
+};
+
+/// The device step behind a world.
+enum WorldStep {
+    Xpbd(Box<GpuSimulation>),
+    Xpbi {
+        gpu: Box<GpuXpbi>,
+        block: BlockHandle<XpbiContinuum<3>>,
+    },
+}
+
+/// A scene description stepped on the GPU (module docs).
+pub struct GpuWorld {
+    scene: BuiltScene,
+    step: WorldStep,
+}
+
+impl std::fmt::Debug for GpuWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuWorld")
+            .field("scene", &self.scene.scene.name)
+            .field("step", &self.step_name())
+            .finish()
+    }
+}
+
+fn unsupported(what: impl Into<String>, reason: &'static str) -> GpuError {
+    GpuError::Unsupported {
+        what: what.into(),
+        reason,
+    }
+}
+
+/// The first feature of `scene` the GPU world does not model, by name (`None`: it runs).
+pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
+    if !scene.grips.is_empty() {
+        return Some(unsupported(
+            "grips",
+            "kinematic targets are not moved on the GPU",
+        ));
+    }
+    if !scene.emitters.is_empty() {
+        return Some(unsupported(
+            "nozzles",
+            "particles are not released on the GPU",
+        ));
+    }
+    let kinds = scene.block_kinds();
+    let continua = kinds
+        .iter()
+        .filter(|k| matches!(k, BlockKind::Xpbi(_)))
+        .count();
+    let xpbd = kinds
+        .iter()
+        .any(|k| matches!(k, BlockKind::Distance(_) | BlockKind::Dihedral(_)));
+    for k in &kinds {
+        match k {
+            BlockKind::Distance(_)
+            | BlockKind::Dihedral(_)
+            | BlockKind::Contacts(_)
+            | BlockKind::Spacing(_)
+            | BlockKind::Xpbi(_) => {}
+            other => {
+                return Some(unsupported(other.describe(), "not ported to the GPU world"));
+            }
+        }
+    }
+    if continua > 1 {
+        return Some(unsupported(
+            format!("{continua} continua"),
+            "the GPU world steps one XPBI continuum",
+        ));
+    }
+    if continua == 1 && xpbd {
+        return Some(unsupported(
+            "XPBD bodies and an XPBI continuum in one step",
+            "the GPU world steps either XPBD bodies or one continuum",
+        ));
+    }
+    None
+}
+
+/// The plane and sphere colliders of the XPBD path, the particle radius folded into the shape
+/// (`C = φ(x) − r ≥ 0` as `n·x ≥ d + r`, `|x − c| ≥ R + r`).
+fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, GpuError> {
+    let r = contacts.radius();
+    if contacts.radii().iter().any(|&q| q != r) || contacts.members().is_some() {
+        return Err(unsupported(
+            "contacts with per-particle radii or members",
+            "the GPU's XPBD contacts have one radius for all particles",
+        ));
+    }
+    if contacts.options().projection != ContactProjection::EveryIteration {
+        return Err(unsupported(
+            format!("contact projection {:?}", contacts.options().projection),
+            "the GPU projects contacts after every iteration",
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, c) in contacts.colliders().iter().enumerate() {
+        if !c.friction.is_none() {
+            return Err(unsupported(
+                format!("friction of collider {i} on XPBD bodies"),
+                "the GPU's XPBD contacts have velocity-level friction, not the core's \
+                 position-level Coulomb law",
+            ));
+        }
+        if c.restitution != 0.0 || c.velocity.norm() != 0.0 {
+            return Err(unsupported(
+                format!("collider {i}: restitution or motion"),
+                "only static, inelastic colliders are ported",
+            ));
+        }
+        let t = c.pose.translation;
+        out.push(match &c.shape {
+            &Shape::HalfSpace { normal, offset } => {
+                let n = c.pose.rotation * normal.normalize();
+                SceneCollider::Plane {
+                    normal: n,
+                    offset: offset + n.dot(&t) + r,
+                    friction: 0.0,
+                }
+            }
+            &Shape::Sphere { radius } => SceneCollider::Sphere {
+                centre: t,
+                radius: radius + r,
+                friction: 0.0,
+            },
+            other => {
+                return Err(unsupported(
+                    format!("collider {i}: {other:?}"),
+                    "only planes and spheres are ported to the GPU's XPBD contacts",
+                ));
+            }
+        });
+    }
+    Ok(out)
+}
+
+impl GpuWorld {
+    /// The world of a built scene (from a file with `xpbd_scene::build_scene`, from Rust with
+    /// `BuiltScene::from_desc`, or a restored checkpoint), its state uploaded as it is. Refuses
+    /// by name what it does not model ([`refusal`], then the device steps' own checks).
+    pub fn new(ctx: Arc<GpuContext>, scene: BuiltScene) -> Result<Self, GpuError> {
+        if let Some(e) = refusal(&scene) {
+            return Err(e);
+        }
+        let kinds = scene.block_kinds();
+        let contacts = kinds.iter().find_map(|k| match k {
+            BlockKind::Contacts(c) => Some(*c),
+            _ => None,
+        });
+        let step = if let Some(c) = scene.continua.first() {
+            let continuum = &scene.sim.block(c.handle).kind;
+            let correction = kinds.iter().find_map(|k| match k {
+                BlockKind::Spacing(s) => {
+                    Some(s.min_distance() / (0.75 * continuum.settings().spacing))
+                }
+                _ => None,
+            });
+            let fallback;
+            let contacts = match contacts {
+                Some(c) => c,
+                None => {
+                    fallback = ColliderContacts::new(
+                        0.5 * continuum.settings().spacing,
+                        ContactOptions::default(),
+                    )
+                    .map_err(|e| unsupported(e.to_string(), "no contact radius"))?;
+                    &fallback
+                }
+            };
+            let desc = XpbiGpuScene::from_blocks(&scene.sim, continuum, contacts, correction)?;
+            WorldStep::Xpbi {
+                gpu: Box::new(GpuXpbi::new(ctx, &desc)?),
+                block: c.handle,
+            }
+        } else {
+            let mut gpu_scene =
+                Scene::new(scene.sim.particles().clone(), scene.sim.settings().clone());
+            for k in &kinds {
+                match k {
+                    BlockKind::Distance(d) => {
+                        gpu_scene = gpu_scene.with_block(SceneBlock::Distance((*d).clone()))
+                    }
+                    BlockKind::Dihedral(d) => {
+                        gpu_scene = gpu_scene.with_block(SceneBlock::DihedralBending((*d).clone()))
+                    }
+                    BlockKind::Contacts(c) => gpu_scene.colliders = xpbd_colliders(c)?,
+                    _ => {}
+                }
+            }
+            WorldStep::Xpbd(Box::new(GpuSimulation::new(ctx, &gpu_scene)?))
+        };
+        Ok(Self { scene, step })
+    }
+
+    /// The scene as of the last completed step (XPBI) or frame (XPBD).
+    pub fn scene(&self) -> &BuiltScene {
+        &self.scene
+    }
+
+    /// The scene, synchronised as of the last completed frame.
+    pub fn into_scene(self) -> BuiltScene {
+        self.scene
+    }
+
+    /// Which device step runs the world: `"xpbd"` or `"xpbi"`.
+    pub fn step_name(&self) -> &'static str {
+        match self.step {
+            WorldStep::Xpbd(_) => "xpbd",
+            WorldStep::Xpbi { .. } => "xpbi",
+        }
+    }
+
+    /// The device's context (adapter name and backend).
+    pub fn context(&self) -> &Arc<GpuContext> {
+        match &self.step {
+            WorldStep::Xpbd(g) => g.context(),
+            WorldStep::Xpbi { gpu, .. } => gpu.context(),
+        }
+    }
+
+    /// One step of `[time] dt`, fixed or adaptive as the scene says (module docs); on an error
+    /// the device and the scene keep the state of the last good step.
+    pub fn step(&mut self) -> Result<(), GpuError> {
+        let dt = self.scene.scene.time.dt;
+        let substeps = self.scene.sim.settings().substeps as f64;
+        let adaptive = self.scene.is_adaptive();
+        let stepping = self.scene.scene.time.stepping();
+        let mut report = AdvanceReport::default();
+        if !adaptive {
+            self.scene.sim.check_substep_bounds(dt / substeps)?;
+            self.attempt(dt)?;
+            report.record(dt);
+        } else {
+            let (mut remaining, mut cap) = (dt, stepping.dt_max);
+            while remaining > 0.0 {
+                let mut h = self.scene.sim.next_step_size(remaining, cap)?;
+                let mut halvings = 0;
+                loop {
+                    match self.attempt(h) {
+                        Ok(()) => break,
+                        Err(GpuError::Step(
+                            e @ (StepError::Diverged { .. } | StepError::NonFinite { .. }),
+                        )) => {
+                            if halvings >= stepping.max_halvings {
+                                return Err(StepError::StepSizeExhausted {
+                                    time: self.scene.sim.time(),
+                                    dt: h,
+                                    halvings,
+                                    last: Box::new(e),
+                                }
+                                .into());
+                            }
+                            halvings += 1;
+                            report.halvings += 1;
+                            h *= 0.5;
+                            cap = cap.min(h);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                report.record(h);
+                remaining = if h == remaining { 0.0 } else { remaining - h };
+            }
+        }
+        self.scene.steps.merge(&report);
+        Ok(())
+    }
+
+    /// One device step of `h`; the XPBI path reads the state back into the scene, or on a
+    /// non-finite particle uploads the scene's (last good) state back and names the particle.
+    fn attempt(&mut self, h: f64) -> Result<(), GpuError> {
+        match &mut self.step {
+            WorldStep::Xpbd(gpu) => gpu.step(h),
+            WorldStep::Xpbi { gpu, block } => {
+                let result = gpu.step(h);
+                let x = gpu.positions()?;
+                let v = gpu.velocities()?;
+                let f = gpu.deformation_gradients()?;
+                let s = gpu.plastic_states()?;
+                let bad = (0..x.len()).find(|&i| {
+                    !(x[i].iter().chain(v[i].iter()).all(|c| c.is_finite())
+                        && f[i].iter().all(|c| c.is_finite()))
+                });
+                if result.is_err() || bad.is_some() {
+                    let p = self.scene.sim.particles();
+                    let c = &self.scene.sim.block(*block).kind;
+                    let states: Vec<[f64; 2]> = c
+                        .plastic_states()
+                        .iter()
+                        .map(|s| [s.hardening, s.volume_correction])
+                        .collect();
+                    gpu.upload_state(&p.x, &p.v, c.deformation_gradients(), &states)?;
+                    result?;
+                    return Err(StepError::NonFinite {
+                        particle: bad.unwrap_or(0),
+                        substep: 0,
+                        constraint: ConstraintRef::default(),
+                    }
+                    .into());
+                }
+                let time = self.scene.sim.time() + h;
+                let p = self.scene.sim.particles_mut();
+                p.x = x;
+                p.v = v;
+                let state = xpbi_state(&f, &s);
+                self.scene
+                    .sim
+                    .block_mut(*block)
+                    .kind
+                    .set_state_vector(&state)?;
+                self.scene.sim.set_time(time)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// `steps_per_frame` steps, then the scene is synchronised with the device.
+    pub fn advance_frame(&mut self) -> Result<(), GpuError> {
+        let mut result = Ok(());
+        for _ in 0..self.scene.scene.time.steps_per_frame {
+            result = self.step();
+            if result.is_err() {
+                break;
+            }
+        }
+        self.sync_from_device()?;
+        result?;
+        self.scene.frame += 1;
+        Ok(())
+    }
+
+    /// Reads the XPBD path's state back into the scene (the XPBI path is read back every
+    /// step); [`GpuWorld::advance_frame`] does this at the end of every frame.
+    pub fn sync_from_device(&mut self) -> Result<(), GpuError> {
+        if let WorldStep::Xpbd(gpu) = &self.step {
+            let x = gpu.positions()?;
+            let v = gpu.velocities()?;
+            let time = gpu.time();
+            let p = self.scene.sim.particles_mut();
+            p.x = x;
+            p.v = v;
+            self.scene.sim.set_time(time)?;
+        }
+        Ok(())
+    }
+}
+
+/// An XPBI block's state vector ([`XpbiContinuum::state_vector`]: F column by column, then
+/// hardening and volume correction, per member) from the device's read-backs.
+fn xpbi_state(f: &[Matrix3<f64>], s: &[[f64; 2]]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(11 * f.len());
+    for (f, s) in f.iter().zip(s) {
+        out.extend(f.iter());
+        out.extend(s);
+    }
+    out
+}
+
+impl FrameStepper for GpuWorld {
+    fn built(&self) -> &BuiltScene {
+        &self.scene
+    }
+
+    fn advance_frame(&mut self) -> Result<(), FrameError> {
+        GpuWorld::advance_frame(self).map_err(|e| match e {
+            GpuError::Step(s) => FrameError::Step(s),
+            other => FrameError::Backend {
+                backend: "gpu",
+                source: Box::new(other),
+            },
+        })
+    }
+}

@@ -1,0 +1,172 @@
+//! The GPU world against the CPU on every scene file: each scene in `scenes/` either runs on
+//! both backends and agrees within f32 bounds, or is refused by name when the world is built.
+//! The table of which scenes run is asserted, so a scene that silently starts or stops running
+//! on the GPU fails here.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use nalgebra::Vector3;
+use xpbd_gpu::{GpuContext, GpuError, GpuWorld, context_for_test};
+use xpbd_scene::runner::FrameStepper;
+use xpbd_scene::{BuiltScene, Checkpoint, SceneDesc, build_scene};
+
+const EPS32: f64 = f32::EPSILON as f64;
+
+fn ctx(test: &str) -> Option<Arc<GpuContext>> {
+    context_for_test(test)
+        .expect("XPBD_REQUIRE_GPU is set but no GPU adapter")
+        .map(Arc::new)
+}
+
+fn scenes_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes")
+}
+
+fn build(path: &Path) -> BuiltScene {
+    let text = std::fs::read_to_string(path).unwrap();
+    build_scene(SceneDesc::parse(&text, path).unwrap(), path).unwrap()
+}
+
+/// The scenes the GPU world runs, with the steps of `[time] dt` the comparison takes (an
+/// adaptive scene's step is split into steps below its bounds) and the device step.
+const RUNS: &[(&str, usize, &str)] = &[
+    ("hanging_chain", 30, "xpbd"),
+    ("sand_block", 20, "xpbi"),
+    ("sand_block_notched", 20, "xpbi"),
+    ("sand_column_2d", 20, "xpbi"),
+    ("sand_column_3d", 20, "xpbi"),
+    ("sand_collapse_3d", 2, "xpbi"),
+    ("snow_ball_impact", 20, "xpbi"),
+    ("clay_bar", 20, "xpbi"),
+];
+
+fn max_diff(a: &[Vector3<f64>], b: &[Vector3<f64>]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (p - q).norm())
+        .fold(0.0, f64::max)
+}
+
+/// Every scene file runs on the GPU world or is refused by name; the ones that run agree with
+/// the CPU after the steps of [`RUNS`].
+///
+/// Bound: the device stores positions in f32 (ε = 2⁻²³). Every substep rounds x by ε|x| and
+/// rebuilds v = (x − x_prev)/h, so each rounding stays in the velocity and the position error is
+/// a random walk of the velocity: for N substeps of independent roundings its standard
+/// deviation is ε|x| N^{3/2}/√3, and the bound is 4 N^{3/2} ε |x|max (≈ 7σ; the same bound as
+/// the backend suite, `tests/backends.rs`). The motion is asserted to be real (> 1e-5 m).
+#[test]
+fn every_scene_runs_on_the_gpu_within_f32_bounds_or_is_refused_by_name() {
+    let Some(ctx) = ctx("world parity") else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(scenes_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "the scene files are found");
+    let mut ran = Vec::new();
+    for path in &files {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let expected = RUNS.iter().find(|r| r.0 == name);
+        match (GpuWorld::new(ctx.clone(), build(path)), expected) {
+            (Err(GpuError::Unsupported { what, reason }), None) => {
+                eprintln!("{name}: refused: {what} ({reason})");
+                assert!(!what.is_empty(), "{name}: the refusal names the feature");
+            }
+            (Err(e @ GpuError::SeveralMaterials { .. }), None) => {
+                eprintln!("{name}: refused: {e}");
+            }
+            (Err(e), _) => panic!("{name}: {e}"),
+            (Ok(_), None) => panic!("{name} now runs on the GPU: add it to RUNS"),
+            (Ok(mut gpu), Some(&(_, steps, step_name))) => {
+                assert_eq!(gpu.step_name(), step_name, "{name}");
+                let mut cpu = build(path);
+                let x0 = cpu.sim.particles().x.clone();
+                for _ in 0..steps {
+                    cpu.step().unwrap();
+                    gpu.step().unwrap();
+                }
+                // The XPBD path is read back at frame ends: compare through a frame's read-back.
+                let xg = positions(&mut gpu);
+                let xc = &cpu.sim.particles().x;
+                let moved = max_diff(xc, &x0);
+                let dx = max_diff(&xg, xc);
+                eprintln!("{name}: {steps} steps, moved {moved:.3e} m, |x_gpu - x_cpu| {dx:.3e} m");
+                assert!(moved > 1e-5, "{name}: the scene moved ({moved:e})");
+                let substeps = cpu.steps.steps * cpu.sim.settings().substeps;
+                let x_max = xc.iter().map(|x| x.amax()).fold(0.0, f64::max);
+                let bound = 4.0 * (substeps as f64).powf(1.5) * EPS32 * x_max;
+                assert!(
+                    dx <= bound,
+                    "{name}: GPU and CPU differ by {dx:e} m > {bound:e} m ({moved:e} m of motion)"
+                );
+                assert_eq!(
+                    gpu.scene().steps.steps,
+                    cpu.steps.steps,
+                    "{name}: step count"
+                );
+                ran.push(name);
+            }
+        }
+    }
+    assert_eq!(ran.len(), RUNS.len(), "ran {ran:?}");
+}
+
+/// The positions of the world's device state (the XPBD path is otherwise read back at frame
+/// ends).
+fn positions(world: &mut GpuWorld) -> Vec<Vector3<f64>> {
+    world.sync_from_device().unwrap();
+    world.scene().sim.particles().x.clone()
+}
+
+/// A checkpoint written from a GPU run restores on the CPU, and a CPU checkpoint restores into
+/// a GPU world; both continue within the f32 bound of the parity test.
+#[test]
+fn checkpoints_cross_between_the_backends() {
+    let Some(ctx) = ctx("world checkpoints") else {
+        return;
+    };
+    let path = scenes_dir().join("sand_block.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // GPU → CPU.
+    let mut gpu = GpuWorld::new(ctx.clone(), build(&path)).unwrap();
+    gpu.advance_frame().unwrap();
+    let ckpt = Checkpoint::capture(gpu.built(), &text, &path);
+    let bytes = ckpt.to_bytes();
+    let mut cpu = Checkpoint::from_bytes(&bytes).unwrap().restore().unwrap();
+    assert_eq!(cpu.frame, 1);
+    assert_eq!(cpu.sim.particles().x, gpu.scene().sim.particles().x);
+    // CPU → GPU: the CPU's frame-1 state continues on the GPU.
+    let mut reference = build(&path);
+    reference.advance_frame().unwrap();
+    let cpu_ckpt = Checkpoint::capture(&reference, &text, &path);
+    let restored = Checkpoint::from_bytes(&cpu_ckpt.to_bytes())
+        .unwrap()
+        .restore()
+        .unwrap();
+    let mut gpu2 = GpuWorld::new(ctx, restored).unwrap();
+    let x1 = reference.sim.particles().x.clone();
+    reference.advance_frame().unwrap();
+    gpu2.advance_frame().unwrap();
+    cpu.advance_frame().unwrap();
+    let moved = max_diff(&reference.sim.particles().x, &x1);
+    let d_gpu = max_diff(
+        &gpu2.scene().sim.particles().x,
+        &reference.sim.particles().x,
+    );
+    let d_cpu = max_diff(&cpu.sim.particles().x, &reference.sim.particles().x);
+    eprintln!("moved {moved:.3e} m; CPU→GPU {d_gpu:.3e} m, GPU→CPU {d_cpu:.3e} m");
+    assert!(moved > 1e-5);
+    assert!(
+        d_gpu <= 1e-3 * moved + 1e-6,
+        "CPU checkpoint on the GPU: {d_gpu:e}"
+    );
+    assert!(
+        d_cpu <= 1e-3 * moved + 1e-6,
+        "GPU checkpoint on the CPU: {d_cpu:e}"
+    );
+}
