@@ -1,9 +1,10 @@
 //! The interface both backends implement, so one test suite and one benchmark drive either,
-//! and the CPU backend: `xpbd_core::Simulation<3>` plus the colliders as a contact block.
+//! and the CPU backend: `xpbd_core::Simulation<3>` plus the colliders as the core's contact
+//! block.
 
 use nalgebra::Vector3;
-use xpbd_core::constraint::{ConstraintKind, SubstepContext};
-use xpbd_core::{Particles, Simulation, Vector};
+use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Pose, Shape};
+use xpbd_core::{Simulation, Vector};
 
 use crate::{GpuError, Scene, SceneBlock, SceneCollider};
 
@@ -21,79 +22,31 @@ pub trait StepBackend {
     fn time(&self) -> f64;
 }
 
-/// Contact constraints `C = dist(x_p, collider_k) ≥ 0`, one per (particle, collider), index
-/// `p · K + k`, so each particle meets the colliders in list order as on the GPU. Unilateral,
-/// compliance 0. Friction is applied in `end_substep` (see [`SceneCollider`]).
-#[derive(Debug, Clone)]
-pub struct ContactConstraints {
-    colliders: Vec<SceneCollider>,
-    particle_ids: Vec<u32>,
-}
-
-impl ContactConstraints {
-    /// Contacts of every particle with every collider.
-    pub fn new(colliders: Vec<SceneCollider>, n_particles: usize) -> Self {
-        Self {
-            colliders,
-            particle_ids: (0..n_particles as u32).collect(),
-        }
+/// The colliders as the core's contact block (particle radius 0, the default options), which
+/// the GPU's `collide` kernel mirrors: the same unilateral constraint and position-level
+/// Coulomb friction.
+pub fn core_contacts(colliders: &[SceneCollider]) -> Result<ColliderContacts<3>, GpuError> {
+    let mut contacts = ColliderContacts::new(0.0, ContactOptions::default())?;
+    for c in colliders {
+        let (shape, translation) = match *c {
+            SceneCollider::Plane { normal, offset, .. } => (
+                Shape::HalfSpace {
+                    normal: normal.normalize(),
+                    offset,
+                },
+                Vector::<3>::zeros(),
+            ),
+            SceneCollider::Sphere { centre, radius, .. } => (Shape::Sphere { radius }, centre),
+        };
+        let collider = Collider::fixed(shape)
+            .at(Pose {
+                translation,
+                rotation: nalgebra::Matrix3::identity(),
+            })
+            .with_friction(Friction::coulomb(c.friction())?);
+        contacts.add_collider(collider)?;
     }
-}
-
-impl ConstraintKind<3> for ContactConstraints {
-    const NAME: &'static str = "contact";
-
-    fn len(&self) -> usize {
-        self.particle_ids.len() * self.colliders.len()
-    }
-
-    fn stencil(&self, c: usize) -> &[u32] {
-        let p = c / self.colliders.len();
-        &self.particle_ids[p..p + 1]
-    }
-
-    fn compliance(&self, _c: usize) -> f64 {
-        0.0
-    }
-
-    fn unilateral(&self) -> bool {
-        true
-    }
-
-    fn evaluate(&self, c: usize, xs: &[Vector<3>], grad: &mut [Vector<3>]) -> f64 {
-        match self.colliders[c % self.colliders.len()].distance(&xs[0]) {
-            Some((value, n)) => {
-                grad[0] = n;
-                value
-            }
-            None => {
-                grad[0] = Vector::<3>::zeros();
-                0.0
-            }
-        }
-    }
-
-    fn end_substep(&mut self, particles: &mut Particles<3>, lambda: &[f64], ctx: &SubstepContext) {
-        let k_count = self.colliders.len();
-        for (c, &l) in lambda.iter().enumerate() {
-            let p = c / k_count;
-            let w = particles.inv_mass[p];
-            if l <= 0.0 || w <= 0.0 {
-                continue;
-            }
-            let collider = &self.colliders[c % k_count];
-            let Some((_, n)) = collider.distance(&particles.x[p]) else {
-                continue;
-            };
-            let v = particles.v[p];
-            let vt = v - n * v.dot(&n);
-            let speed_t = vt.norm();
-            if speed_t > 0.0 {
-                let dv = (collider.friction() * w * l / ctx.h).min(speed_t);
-                particles.v[p] = v - vt * (dv / speed_t);
-            }
-        }
-    }
+    Ok(contacts)
 }
 
 /// The CPU reference backend (f64), `xpbd_core::Simulation<3>` built from a [`Scene`].
@@ -121,10 +74,7 @@ impl CpuBackend {
             }
         }
         if !scene.colliders.is_empty() {
-            sim.add_constraints(ContactConstraints::new(
-                scene.colliders.clone(),
-                scene.particles.len(),
-            ))?;
+            sim.add_constraints(core_contacts(&scene.colliders)?)?;
         }
         Ok(Self { sim })
     }

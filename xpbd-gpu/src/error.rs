@@ -84,6 +84,9 @@ pub enum GpuError {
     /// The scene description is invalid (same checks as the CPU path).
     #[error(transparent)]
     Build(#[from] BuildError),
+    /// A collider or friction coefficient the core's contact model refuses.
+    #[error(transparent)]
+    Contact(#[from] xpbd_core::contact::ContactError),
     /// The step failed (non-finite or runaway state); the state was rolled back.
     #[error(transparent)]
     Step(#[from] StepError),

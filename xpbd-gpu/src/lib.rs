@@ -81,7 +81,7 @@ mod xpbi_device;
 mod xpbi_layout;
 pub mod xpbi_scene;
 
-pub use backend::{ContactConstraints, CpuBackend, StepBackend};
+pub use backend::{CpuBackend, StepBackend, core_contacts};
 pub use context::{AdapterRequest, GpuContext, context_for_test};
 pub use error::GpuError;
 pub use scene::{MAX_COLLIDERS, Scene, SceneBlock, SceneCollider};

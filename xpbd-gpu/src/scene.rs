@@ -53,10 +53,11 @@ impl SceneBlock {
 
 /// A static collider of the GPU XPBD scene (plane or sphere; the core's collider model is
 /// `xpbd_core::contact::Collider`). Contact is the unilateral constraint `C(x) ≥ 0` projected with zero
-/// compliance after the constraint passes of every iteration; friction is Coulomb's law at
-/// velocity level at the end of each substep: the tangential velocity loses
-/// `min(μ w λ / h, |v_t|)`, where `λ/h²` is the normal force (Macklin et al. 2019, "Small
-/// steps in physics simulation", §4.1 friction, applied per particle).
+/// compliance after the constraint passes of every iteration; friction is the core's
+/// position-level Coulomb law right after each normal correction (`xpbd_core::contact::friction`,
+/// μ_s = μ_k = μ): the substep's tangential displacement is undone while it stays below μ times
+/// the normal correction, and reduced by that much otherwise. The CPU backend runs the same
+/// model as the core's contact block ([`crate::core_contacts`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SceneCollider {
     /// Half-space `n·x ≥ offset` (`n` is normalised when packed).

@@ -164,7 +164,7 @@ impl GpuSimulation {
             let x_prev = init("x_prev", bytemuck::cast_slice(&packed.x), state);
             let v = init("v", bytemuck::cast_slice(&packed.v), state);
             let force = init("force", bytemuck::cast_slice(&packed.force), U::STORAGE);
-            let contact = init("contact", &vec![0u8; 16 * packed.x.len()], U::STORAGE);
+            let contact = init("contact", &vec![0u8; 32 * packed.x.len()], U::STORAGE);
             let constraints = init(
                 "constraints",
                 bytemuck::cast_slice(&packed.constraints),

@@ -11,10 +11,8 @@
 //!
 //! Two device steps are behind it, chosen from what the scene holds:
 //! * **XPBD bodies** (cloth, rope, soft bodies of distance and dihedral-bending constraints) run
-//!   on [`crate::GpuSimulation`], with plane and sphere colliders: frictionless and without
-//!   restitution (the GPU's XPBD contact has velocity-level friction, not the core's
-//!   position-level Coulomb law, so a collider with friction is refused rather than run
-//!   with another friction model);
+//!   on [`crate::GpuSimulation`], with static plane and sphere colliders and the core's
+//!   position-level Coulomb friction (no restitution);
 //! * **one XPBI continuum** on static half-spaces runs on [`crate::GpuXpbi`], with the core's
 //!   Coulomb friction.
 //!
@@ -142,13 +140,13 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, 
     }
     let mut out = Vec::new();
     for (i, c) in contacts.colliders().iter().enumerate() {
-        if !c.friction.is_none() {
+        if c.friction.static_coefficient != c.friction.kinetic_coefficient {
             return Err(unsupported(
-                format!("friction of collider {i} on XPBD bodies"),
-                "the GPU's XPBD contacts have velocity-level friction, not the core's \
-                 position-level Coulomb law",
+                format!("collider {i}: static and kinetic friction differ"),
+                "the GPU's XPBD contacts have one Coulomb coefficient",
             ));
         }
+        let friction = c.friction.static_coefficient;
         if c.restitution != 0.0 || c.velocity.norm() != 0.0 {
             return Err(unsupported(
                 format!("collider {i}: restitution or motion"),
@@ -162,13 +160,13 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, 
                 SceneCollider::Plane {
                     normal: n,
                     offset: offset + n.dot(&t) + r,
-                    friction: 0.0,
+                    friction,
                 }
             }
             &Shape::Sphere { radius } => SceneCollider::Sphere {
                 centre: t,
                 radius: radius + r,
-                friction: 0.0,
+                friction,
             },
             other => {
                 return Err(unsupported(

@@ -32,12 +32,14 @@ fn build(path: &Path) -> BuiltScene {
 /// adaptive scene's step is split into steps below its bounds) and the device step.
 const RUNS: &[(&str, usize, &str)] = &[
     ("hanging_chain", 30, "xpbd"),
+    ("incline_friction", 30, "xpbd"),
     ("sand_block", 20, "xpbi"),
     ("sand_block_notched", 20, "xpbi"),
     ("sand_column_2d", 20, "xpbi"),
     ("sand_column_3d", 20, "xpbi"),
     ("sand_collapse_3d", 2, "xpbi"),
     ("snow_ball_impact", 20, "xpbi"),
+    ("soak_cloth_sphere", 30, "xpbd"),
     ("clay_bar", 20, "xpbi"),
 ];
 

@@ -81,7 +81,8 @@ struct Colliders {
 @group(1) @binding(1) var<storage, read_write> x_prev: array<vec4<f32>>;
 @group(1) @binding(2) var<storage, read_write> v: array<vec4<f32>>;
 @group(1) @binding(3) var<storage, read> force: array<vec4<f32>>;
-// Per particle, the contact multiplier of each collider in this substep.
+// Per particle i: [2i] the contact multiplier λ of each collider in this substep, [2i + 1] the
+// tangential correction τ friction has applied against each collider so far in the substep.
 @group(1) @binding(4) var<storage, read_write> contact: array<vec4<f32>>;
 
 @group(2) @binding(0) var<storage, read> constraints: array<Constraint>;
@@ -260,7 +261,8 @@ fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     }
     let p = x[i];
     x_prev[i] = p;
-    contact[i] = vec4<f32>(0.0);
+    contact[2u * i] = vec4<f32>(0.0);
+    contact[2u * i + 1u] = vec4<f32>(0.0);
     if p.w > 0.0 {
         let h = params.gravity_h.w;
         let vi = v[i].xyz + (params.gravity_h.xyz + force[i].xyz * p.w) * h;
@@ -350,7 +352,11 @@ fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 
 // Unilateral contact C(x) ≥ 0 with each collider, projected per particle with compliance 0:
 // λ ← max(λ − C/w, 0) (|∇C| = 1), x += w n Δλ. Runs after the constraint passes of every
-// iteration.
+// iteration. After each normal correction, the core's position-level Coulomb friction
+// (xpbd_core::contact::friction, Müller et al. 2020 §3.5): with the substep's tangential
+// displacement Δx_t = (x − x_prev)_t, the normal correction d_n = w λ and the tangential
+// correction τ applied so far, the particle sticks (x −= Δx_t) while |Δx_t| + τ ≤ μ d_n, and
+// otherwise slides back by min(μ d_n − τ, |Δx_t|) along Δx_t.
 @compute @workgroup_size(64)
 fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = thread_index(gid, nwg);
@@ -361,7 +367,9 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     if p.w <= 0.0 {
         return;
     }
-    var lam = contact[i];
+    var lam = contact[2u * i];
+    var tau = contact[2u * i + 1u];
+    let start = x_prev[i].xyz;
     for (var k = 0u; k < params.n_colliders; k++) {
         let col = colliders.items[k];
         var value: f32;
@@ -384,15 +392,33 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         let l_new = max(lam[k] - value / p.w, 0.0);
         let dl = l_new - lam[k];
         lam[k] = l_new;
-        p = vec4<f32>(p.xyz + n * (p.w * dl), p.w);
+        var xi = p.xyz + n * (p.w * dl);
+        if col.friction > 0.0 && l_new > 0.0 {
+            let rel = xi - start;
+            let tang = rel - n * dot(rel, n);
+            let t_len = length(tang);
+            if t_len > 0.0 {
+                let d_n = p.w * l_new;
+                let used = tau[k];
+                var applied = min(col.friction * d_n - used, t_len);
+                if t_len + used <= col.friction * d_n {
+                    applied = t_len;
+                }
+                if applied > 0.0 {
+                    tau[k] = used + applied;
+                    xi -= tang * (applied / t_len);
+                }
+            }
+        }
+        p = vec4<f32>(xi, p.w);
     }
     x[i] = p;
-    contact[i] = lam;
+    contact[2u * i] = lam;
+    contact[2u * i + 1u] = tau;
 }
 
-// Substep end: v = (x − x_prev)/h, damped; Coulomb friction per active contact
-// (|Δv_t| ≤ μ w λ / h, the velocity-level friction of Macklin et al. 2019 §4.1 with
-// f_n = λ/h²); then the fault check of Simulation::check_state.
+// Substep end: v = (x − x_prev)/h, damped (friction acted on the positions in `collide`);
+// then the fault check of Simulation::check_state.
 @compute @workgroup_size(64)
 fn update_velocity(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = thread_index(gid, nwg);
@@ -403,30 +429,6 @@ fn update_velocity(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     var vi = (p.xyz - x_prev[i].xyz) * params.inv_h;
     if p.w > 0.0 {
         vi *= params.damping_factor;
-        let lam = contact[i];
-        for (var k = 0u; k < params.n_colliders; k++) {
-            if lam[k] <= 0.0 {
-                continue;
-            }
-            let col = colliders.items[k];
-            var n: vec3<f32>;
-            if col.kind == COLLIDER_PLANE {
-                n = col.shape.xyz;
-            } else {
-                let d = p.xyz - col.shape.xyz;
-                let len = length(d);
-                if len < TINY {
-                    continue;
-                }
-                n = d / len;
-            }
-            let vt = vi - n * dot(vi, n);
-            let speed_t = length(vt);
-            if speed_t > 0.0 {
-                let dv = min(col.friction * p.w * lam[k] * params.inv_h, speed_t);
-                vi -= vt * (dv / speed_t);
-            }
-        }
     }
     v[i] = vec4<f32>(vi, 0.0);
     let s2 = dot(vi, vi);
