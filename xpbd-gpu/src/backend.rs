@@ -71,6 +71,9 @@ impl CpuBackend {
                 SceneBlock::TetVolume(k) => {
                     sim.add_constraints(k.clone())?;
                 }
+                SceneBlock::IsometricBending(k) => {
+                    sim.add_constraints(k.clone())?;
+                }
             }
         }
         if !scene.colliders.is_empty() {

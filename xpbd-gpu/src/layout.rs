@@ -64,9 +64,12 @@ pub const KIND_DISTANCE: u32 = 0;
 pub const KIND_DIHEDRAL: u32 = 1;
 /// Tetrahedral volume.
 pub const KIND_TET_VOLUME: u32 = 2;
+/// Isometric bending.
+pub const KIND_ISOMETRIC: u32 = 3;
 
 /// `struct Constraint`: up to four particle indices, kind tag, rest value (l₀, θ₀ or V₀),
-/// compliance α and damping β.
+/// compliance α, damping β and per-kind coefficients (isometric bending: the factor g of
+/// `Q = g gᵀ`, see [`isometric_factor`]).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct GpuConstraint {
@@ -80,6 +83,8 @@ pub struct GpuConstraint {
     pub compliance: f32,
     /// β.
     pub damping: f32,
+    /// Per-kind coefficients (zero where unused).
+    pub coef: [f32; 4],
 }
 
 /// `struct Collider`.
@@ -149,6 +154,7 @@ fn push_kind<K: ConstraintKind<3>>(
     kind: &K,
     tag: u32,
     rest: impl Fn(usize) -> f64,
+    coef: impl Fn(usize) -> [f32; 4],
     out: &mut Vec<GpuConstraint>,
 ) {
     for c in 0..kind.len() {
@@ -161,6 +167,7 @@ fn push_kind<K: ConstraintKind<3>>(
             rest: rest(c) as f32,
             compliance: kind.compliance(c) as f32,
             damping: kind.damping(c) as f32,
+            coef: coef(c),
         });
     }
 }
@@ -205,15 +212,44 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
         let start = constraints.len() as u32;
         let schedule = match b {
             SceneBlock::Distance(k) => {
-                push_kind(k, KIND_DISTANCE, |c| k.rest_length[c], &mut constraints);
+                push_kind(
+                    k,
+                    KIND_DISTANCE,
+                    |c| k.rest_length[c],
+                    none,
+                    &mut constraints,
+                );
                 greedy(k, n)
             }
             SceneBlock::DihedralBending(k) => {
-                push_kind(k, KIND_DIHEDRAL, |c| k.rest_angle[c], &mut constraints);
+                push_kind(
+                    k,
+                    KIND_DIHEDRAL,
+                    |c| k.rest_angle[c],
+                    none,
+                    &mut constraints,
+                );
                 greedy(k, n)
             }
             SceneBlock::TetVolume(k) => {
-                push_kind(k, KIND_TET_VOLUME, |c| k.rest_volume[c], &mut constraints);
+                push_kind(
+                    k,
+                    KIND_TET_VOLUME,
+                    |c| k.rest_volume[c],
+                    none,
+                    &mut constraints,
+                );
+                greedy(k, n)
+            }
+            SceneBlock::IsometricBending(k) => {
+                let mut factors = Vec::with_capacity(k.q.len());
+                for (c, q) in k.q.iter().enumerate() {
+                    factors.push(isometric_factor(q).ok_or_else(|| GpuError::Unsupported {
+                        what: format!("isometric bending {c}: Q is not g gᵀ"),
+                        reason: "the GPU evaluates Bergou's rank-one Q = 3/(A₀+A₁) K Kᵀ",
+                    })?);
+                }
+                push_kind(k, KIND_ISOMETRIC, |_| 0.0, |c| factors[c], &mut constraints);
                 greedy(k, n)
             }
         };
@@ -273,6 +309,37 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
     })
 }
 
+fn none(_: usize) -> [f32; 4] {
+    [0.0; 4]
+}
+
+/// The factor g of a rank-one positive semi-definite `Q = g gᵀ` (Bergou's isometric bending
+/// matrix `3/(A₀+A₁) K Kᵀ`, so `g = √(3/(A₀+A₁)) K` up to sign), or `None` when Q is not of
+/// that form to 1e-9 of its largest entry. With it `C = √(xᵀQx) = |Σⱼ gⱼ xⱼ|` and
+/// `∇ⱼC = gⱼ u/|u|`, `u = Σⱼ gⱼ xⱼ`: the CPU's constraint without forming xᵀQx.
+///
+/// ```
+/// use nalgebra::{Matrix4, Vector4};
+/// let g = Vector4::new(1.0, -2.0, 0.5, 0.5);
+/// let f = xpbd_gpu::layout::isometric_factor(&(g * g.transpose())).unwrap();
+/// assert!((Vector4::from(f.map(f64::from)) - g).norm() < 1e-6);
+/// assert!(xpbd_gpu::layout::isometric_factor(&Matrix4::identity()).is_none());
+/// ```
+pub fn isometric_factor(q: &nalgebra::Matrix4<f64>) -> Option<[f32; 4]> {
+    let scale = q.amax();
+    if scale == 0.0 {
+        return Some([0.0; 4]);
+    }
+    let (j, d) = (0..4)
+        .map(|j| (j, q[(j, j)]))
+        .fold((0, f64::MIN), |a, b| if b.1 > a.1 { b } else { a });
+    if !(d > 0.0) {
+        return None;
+    }
+    let g = q.column(j) / d.sqrt();
+    ((q - g * g.transpose()).amax() <= 1e-9 * scale).then(|| g.map(|v| v as f32).into())
+}
+
 fn greedy<K: ConstraintKind<3>>(kind: &K, n_particles: usize) -> Schedule {
     // One task per colour: the GPU runs a whole colour per dispatch.
     Schedule::greedy(kind.len(), n_particles, |c| kind.stencil(c), 1 << 30)
@@ -321,7 +388,7 @@ pub fn storage_buffer_sizes(p: &PackedScene, substeps: usize) -> [(&'static str,
         ("v", 16 * n),
         ("force", 16 * n),
         ("contact", 32 * n),
-        ("constraints", 32 * nc),
+        ("constraints", 48 * nc),
         ("lambda", 4 * nc),
         ("corrections", 64 * nc),
         ("indices", 4 * p.indices.len() as u64),

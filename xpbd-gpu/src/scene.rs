@@ -6,7 +6,7 @@ use std::sync::Arc;
 use nalgebra::Vector3;
 use xpbd_core::constraint::{
     ConstraintBlock, ConstraintSet, DihedralBendingConstraints, DistanceConstraints,
-    TetVolumeConstraints,
+    IsometricBendingConstraints, TetVolumeConstraints,
 };
 use xpbd_core::{Particles, SolverSettings};
 
@@ -21,6 +21,8 @@ pub enum SceneBlock {
     DihedralBending(DihedralBendingConstraints),
     /// `C = V − V₀` per tetrahedron.
     TetVolume(TetVolumeConstraints<3>),
+    /// `C = √(xᵀQx)` per interior edge (Bergou et al. 2006; `Q = g gᵀ` on the GPU).
+    IsometricBending(IsometricBendingConstraints),
 }
 
 impl SceneBlock {
@@ -30,6 +32,7 @@ impl SceneBlock {
             Self::Distance(k) => k.pairs.len(),
             Self::DihedralBending(k) => k.stencils.len(),
             Self::TetVolume(k) => k.rest_volume.len(),
+            Self::IsometricBending(k) => k.stencils.len(),
         }
     }
 
@@ -46,6 +49,9 @@ impl SceneBlock {
                 ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?
             }
             Self::TetVolume(k) => ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?,
+            Self::IsometricBending(k) => {
+                ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?
+            }
         }
         Ok(())
     }

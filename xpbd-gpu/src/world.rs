@@ -10,15 +10,15 @@
 //! `Checkpoint::restore`'s scene), within f32 of each other.
 //!
 //! Two device steps are behind it, chosen from what the scene holds:
-//! * **XPBD bodies** (cloth, rope, soft bodies of distance and dihedral-bending constraints) run
+//! * **XPBD bodies** (cloth, rope: distance constraints, dihedral or isometric bending) run
 //!   on [`crate::GpuSimulation`], with static plane and sphere colliders and the core's
 //!   position-level Coulomb friction (no restitution);
 //! * **one XPBI continuum** on static half-spaces runs on [`crate::GpuXpbi`], with the core's
 //!   Coulomb friction.
 //!
 //! Everything else a description can hold is refused by name when the world is built
-//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips, nozzles, fluids, isometric
-//! bending, neo-Hookean tetrahedra, contacts between bodies, cloth self-collision, several
+//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips, nozzles, fluids,
+//! neo-Hookean tetrahedra, contacts between bodies, cloth self-collision, several
 //! continua, XPBD bodies and a continuum together, boxes, capsules, moving colliders.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
@@ -92,13 +92,17 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
         .iter()
         .filter(|k| matches!(k, BlockKind::Xpbi(_)))
         .count();
-    let xpbd = kinds
-        .iter()
-        .any(|k| matches!(k, BlockKind::Distance(_) | BlockKind::Dihedral(_)));
+    let xpbd = kinds.iter().any(|k| {
+        matches!(
+            k,
+            BlockKind::Distance(_) | BlockKind::Dihedral(_) | BlockKind::Isometric(_)
+        )
+    });
     for k in &kinds {
         match k {
             BlockKind::Distance(_)
             | BlockKind::Dihedral(_)
+            | BlockKind::Isometric(_)
             | BlockKind::Contacts(_)
             | BlockKind::Spacing(_)
             | BlockKind::Xpbi(_) => {}
@@ -227,6 +231,9 @@ impl GpuWorld {
                     }
                     BlockKind::Dihedral(d) => {
                         gpu_scene = gpu_scene.with_block(SceneBlock::DihedralBending((*d).clone()))
+                    }
+                    BlockKind::Isometric(d) => {
+                        gpu_scene = gpu_scene.with_block(SceneBlock::IsometricBending((*d).clone()))
                     }
                     BlockKind::Contacts(c) => gpu_scene.colliders = xpbd_colliders(c)?,
                     _ => {}

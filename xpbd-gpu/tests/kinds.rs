@@ -44,6 +44,27 @@ fn max_deviation(a: &[Vec<Vector3<f64>>], b: &[Vec<Vector3<f64>>]) -> f64 {
 /// than without it), so the kernel is not a no-op.
 #[test]
 fn dihedral_bending_cloth_gpu_follows_cpu() {
+    bending_cloth_gpu_follows_cpu("dihedral", |c| {
+        SceneBlock::DihedralBending(c.dihedral_bending(1.0).unwrap())
+    });
+}
+
+/// The same flag with isometric bending (Bergou's quadratic model, C = √(xᵀQx), evaluated on
+/// the GPU as |Σ gⱼ xⱼ| with Q = g gᵀ): GPU follows CPU and the bending resists.
+#[test]
+fn isometric_bending_cloth_gpu_follows_cpu() {
+    bending_cloth_gpu_follows_cpu("isometric", |c| {
+        SceneBlock::IsometricBending(c.isometric_bending(ISOMETRIC_STIFFNESS).unwrap())
+    });
+}
+
+/// Bending stiffness k_b (N·m) of the isometric flag.
+const ISOMETRIC_STIFFNESS: f64 = 1e-2;
+
+fn bending_cloth_gpu_follows_cpu(
+    name: &str,
+    bending: impl Fn(&xpbd_core::builders::cloth::Cloth<3>) -> SceneBlock,
+) {
     let n = 8;
     let cloth = ClothGrid::<3> {
         nx: n,
@@ -56,7 +77,7 @@ fn dihedral_bending_cloth_gpu_follows_cpu() {
     }
     .build()
     .unwrap();
-    let bending = cloth.dihedral_bending(1.0).unwrap();
+    let bending = bending(&cloth);
     let steps = 30;
     // Curvature across the flag: mean distance of the middle row from the midpoint of the
     // pinned and free rows of the same column (0 for a flat sheet).
@@ -69,7 +90,7 @@ fn dihedral_bending_cloth_gpu_follows_cpu() {
     let plain = Scene::new(cloth.particles.clone(), SolverSettings::default())
         .with_block(SceneBlock::Distance(cloth.stretch.clone()));
     let plain_bulge = bulge(&run(&mut plain.cpu().unwrap(), steps)[steps - 1]);
-    let ctx = gpu("dihedral");
+    let ctx = gpu(name);
     for solver in [SolverKind::Coloured, SolverKind::JACOBI] {
         let scene = Scene::new(
             cloth.particles.clone(),
@@ -79,11 +100,11 @@ fn dihedral_bending_cloth_gpu_follows_cpu() {
             },
         )
         .with_block(SceneBlock::Distance(cloth.stretch.clone()))
-        .with_block(SceneBlock::DihedralBending(bending.clone()));
+        .with_block(bending.clone());
         let cpu = run(&mut scene.cpu().unwrap(), steps);
         if solver == SolverKind::Coloured {
             let bent = bulge(&cpu[steps - 1]);
-            eprintln!("bulge with bending {bent:e} m, without {plain_bulge:e} m");
+            eprintln!("{name}: bulge with bending {bent:e} m, without {plain_bulge:e} m");
             // Measured 0.036 vs 0.047 m (one iteration per substep converges bending slowly).
             // The GPU deviation bound below (~1.2e-3 m) is far below this 1e-2 m effect,
             // so agreement with the CPU also proves the GPU kernel bends.
@@ -97,7 +118,7 @@ fn dihedral_bending_cloth_gpu_follows_cpu() {
         let dev = max_deviation(&cpu, &g);
         let tol = walk_bound(steps * 10, 0.5);
         eprintln!(
-            "dihedral {}: max deviation {dev:e} m (bound {tol:e})",
+            "{name} {}: max deviation {dev:e} m (bound {tol:e})",
             solver.short_name()
         );
         assert!(dev < tol, "{}: {dev:e}", solver.short_name());

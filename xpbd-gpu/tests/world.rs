@@ -31,6 +31,11 @@ fn build(path: &Path) -> BuiltScene {
 /// The scenes the GPU world runs, with the steps of `[time] dt` the comparison takes (an
 /// adaptive scene's step is split into steps below its bounds) and the device step.
 const RUNS: &[(&str, usize, &str)] = &[
+    // Until the sheet reaches the sphere (0.2 s): once contacts switch on, rounding decides the
+    // substep a particle touches in and the paths separate by a substep's motion per event,
+    // which no f32 bound covers (the soaked cloth on a sphere below is compared through it).
+    ("cloth_on_sphere", 11, "xpbd"),
+    ("cloth_two_pins", 30, "xpbd"),
     ("hanging_chain", 30, "xpbd"),
     ("incline_friction", 30, "xpbd"),
     ("sand_block", 20, "xpbi"),

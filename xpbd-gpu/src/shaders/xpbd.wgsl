@@ -16,6 +16,7 @@ const MAX_COLLIDERS: u32 = 4u;
 const KIND_DISTANCE: u32 = 0u;
 const KIND_DIHEDRAL: u32 = 1u;
 const KIND_TET_VOLUME: u32 = 2u;
+const KIND_ISOMETRIC: u32 = 3u;
 const COLLIDER_PLANE: u32 = 0u;
 const COLLIDER_SPHERE: u32 = 1u;
 const TINY: f32 = 1e-30;
@@ -57,6 +58,8 @@ struct Constraint {
     rest: f32,
     compliance: f32,
     damping: f32,
+    // Isometric bending: g of Q = g gᵀ (layout.rs, isometric_factor).
+    coef: vec4<f32>,
 }
 
 struct Collider {
@@ -127,6 +130,21 @@ fn evaluate(con: Constraint, xs: ptr<function, array<vec3<f32>, 4>>, grad: ptr<f
         (*grad)[0] = n;
         (*grad)[1] = -n;
         return len - con.rest;
+    }
+    if con.kind == KIND_ISOMETRIC {
+        // C = √(xᵀQx) = |u|, u = Σⱼ gⱼ xⱼ; ∇ⱼC = gⱼ u/|u| (bending.rs, Bergou et al. 2006).
+        let u = con.coef.x * (*xs)[0] + con.coef.y * (*xs)[1] + con.coef.z * (*xs)[2]
+            + con.coef.w * (*xs)[3];
+        let len = length(u);
+        if len < 1e-12 {
+            return 0.0;
+        }
+        let n = u / len;
+        (*grad)[0] = con.coef.x * n;
+        (*grad)[1] = con.coef.y * n;
+        (*grad)[2] = con.coef.z * n;
+        (*grad)[3] = con.coef.w * n;
+        return len;
     }
     if con.kind == KIND_TET_VOLUME {
         // C = det[x₁−x₀, x₂−x₀, x₃−x₀]/6 − V₀; cof(Ds) columns are d₁×d₂, d₂×d₀, d₀×d₁
