@@ -74,6 +74,9 @@ impl CpuBackend {
                 SceneBlock::IsometricBending(k) => {
                     sim.add_constraints(k.clone())?;
                 }
+                SceneBlock::NeoHookean(k) => {
+                    sim.add_constraints(k.clone())?;
+                }
             }
         }
         if !scene.colliders.is_empty() {

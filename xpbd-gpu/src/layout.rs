@@ -66,10 +66,15 @@ pub const KIND_DIHEDRAL: u32 = 1;
 pub const KIND_TET_VOLUME: u32 = 2;
 /// Isometric bending.
 pub const KIND_ISOMETRIC: u32 = 3;
+/// Stable neo-Hookean tetrahedron, hydrostatic part `C_H = det F − γ`.
+pub const KIND_NH_HYDROSTATIC: u32 = 4;
+/// Stable neo-Hookean tetrahedron, deviatoric part `C_D = ‖F‖`.
+pub const KIND_NH_DEVIATORIC: u32 = 5;
 
 /// `struct Constraint`: up to four particle indices, kind tag, rest value (l₀, θ₀ or V₀),
-/// compliance α, damping β and per-kind coefficients (isometric bending: the factor g of
-/// `Q = g gᵀ`, see [`isometric_factor`]).
+/// compliance α, damping β and per-kind data as raw 32-bit words (isometric bending: the f32
+/// bits of the factor g of `Q = g gᵀ`, see [`isometric_factor`]; neo-Hookean: where its Dm⁻¹
+/// starts in the index buffer, and the f32 bits of γ).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct GpuConstraint {
@@ -83,8 +88,8 @@ pub struct GpuConstraint {
     pub compliance: f32,
     /// β.
     pub damping: f32,
-    /// Per-kind coefficients (zero where unused).
-    pub coef: [f32; 4],
+    /// Per-kind data (zero where unused).
+    pub aux: [u32; 4],
 }
 
 /// `struct Collider`.
@@ -132,7 +137,8 @@ pub struct PackedScene {
     pub force: Vec<[f32; 4]>,
     /// All constraints, block after block.
     pub constraints: Vec<GpuConstraint>,
-    /// `[colour order of every block | CSR row offsets (n + 1) | CSR slots]`.
+    /// `[colour order of every block | CSR row offsets (n + 1) | CSR slots | neo-Hookean Dm⁻¹
+    /// (f32 bits)]`.
     pub indices: Vec<u32>,
     /// Where the CSR row offsets start in `indices`.
     pub csr_offsets_base: u32,
@@ -154,7 +160,7 @@ fn push_kind<K: ConstraintKind<3>>(
     kind: &K,
     tag: u32,
     rest: impl Fn(usize) -> f64,
-    coef: impl Fn(usize) -> [f32; 4],
+    aux: impl Fn(usize) -> [u32; 4],
     out: &mut Vec<GpuConstraint>,
 ) {
     for c in 0..kind.len() {
@@ -167,7 +173,7 @@ fn push_kind<K: ConstraintKind<3>>(
             rest: rest(c) as f32,
             compliance: kind.compliance(c) as f32,
             damping: kind.damping(c) as f32,
-            coef: coef(c),
+            aux: aux(c),
         });
     }
 }
@@ -206,6 +212,7 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
     let v = p.v.iter().map(|v| f32x4(v, 0.0)).collect();
     let force = p.force.iter().map(|f| f32x4(f, 0.0)).collect();
     let mut constraints = Vec::new();
+    let mut rest_inverse: Vec<u32> = Vec::new();
     let mut order = Vec::new();
     let mut blocks = Vec::new();
     for b in &scene.blocks {
@@ -249,7 +256,25 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
                         reason: "the GPU evaluates Bergou's rank-one Q = 3/(A₀+A₁) K Kᵀ",
                     })?);
                 }
-                push_kind(k, KIND_ISOMETRIC, |_| 0.0, |c| factors[c], &mut constraints);
+                let bits = |c: usize| factors[c].map(f32::to_bits);
+                push_kind(k, KIND_ISOMETRIC, |_| 0.0, bits, &mut constraints);
+                greedy(k, n)
+            }
+            SceneBlock::NeoHookean(k) => {
+                // Dm⁻¹ of element e at rest_base + 9e, column by column, as f32 bits.
+                let base = rest_inverse.len() as u32;
+                for m in &k.rest_inverse {
+                    rest_inverse.extend(m.iter().map(|&v| (v as f32).to_bits()));
+                }
+                let gamma = (k.gamma() as f32).to_bits();
+                let aux = |c: usize| [base + 9 * (c / 2) as u32, gamma, 0, 0];
+                let start_len = constraints.len();
+                push_kind(k, KIND_NH_HYDROSTATIC, |_| 0.0, aux, &mut constraints);
+                for (c, con) in constraints[start_len..].iter_mut().enumerate() {
+                    if c % 2 == 1 {
+                        con.kind = KIND_NH_DEVIATORIC;
+                    }
+                }
                 greedy(k, n)
             }
         };
@@ -288,9 +313,16 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
     }
     let csr_offsets_base = order.len() as u32;
     let csr_slots_base = csr_offsets_base + counts.len() as u32;
+    let rest_base = csr_slots_base + slots.len() as u32;
+    for con in &mut constraints {
+        if con.kind == KIND_NH_HYDROSTATIC || con.kind == KIND_NH_DEVIATORIC {
+            con.aux[0] += rest_base;
+        }
+    }
     let mut indices = order;
     indices.extend_from_slice(&counts);
     indices.extend_from_slice(&slots);
+    indices.extend_from_slice(&rest_inverse);
     let mut colliders = GpuColliders::zeroed();
     for (k, c) in scene.colliders.iter().enumerate() {
         colliders.items[k] = pack_collider(c);
@@ -309,8 +341,8 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
     })
 }
 
-fn none(_: usize) -> [f32; 4] {
-    [0.0; 4]
+fn none(_: usize) -> [u32; 4] {
+    [0; 4]
 }
 
 /// The factor g of a rank-one positive semi-definite `Q = g gᵀ` (Bergou's isometric bending

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use nalgebra::Vector3;
 use xpbd_core::constraint::{
     ConstraintBlock, ConstraintSet, DihedralBendingConstraints, DistanceConstraints,
-    IsometricBendingConstraints, TetVolumeConstraints,
+    IsometricBendingConstraints, NeoHookeanTetConstraints, TetVolumeConstraints,
 };
 use xpbd_core::{Particles, SolverSettings};
 
@@ -23,6 +23,9 @@ pub enum SceneBlock {
     TetVolume(TetVolumeConstraints<3>),
     /// `C = √(xᵀQx)` per interior edge (Bergou et al. 2006; `Q = g gᵀ` on the GPU).
     IsometricBending(IsometricBendingConstraints),
+    /// Stable neo-Hookean tetrahedra (Macklin & Müller 2021): `C_H = det F − γ` and
+    /// `C_D = ‖F‖` per element.
+    NeoHookean(NeoHookeanTetConstraints<3>),
 }
 
 impl SceneBlock {
@@ -33,6 +36,7 @@ impl SceneBlock {
             Self::DihedralBending(k) => k.stencils.len(),
             Self::TetVolume(k) => k.rest_volume.len(),
             Self::IsometricBending(k) => k.stencils.len(),
+            Self::NeoHookean(k) => 2 * k.rest_volume.len(),
         }
     }
 
@@ -52,6 +56,7 @@ impl SceneBlock {
             Self::IsometricBending(k) => {
                 ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?
             }
+            Self::NeoHookean(k) => ConstraintBlock::<_, 3>::new(k.clone()).validate(n_particles)?,
         }
         Ok(())
     }

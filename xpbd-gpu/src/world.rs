@@ -10,15 +10,15 @@
 //! `Checkpoint::restore`'s scene), within f32 of each other.
 //!
 //! Two device steps are behind it, chosen from what the scene holds:
-//! * **XPBD bodies** (cloth, rope: distance constraints, dihedral or isometric bending) run
+//! * **XPBD bodies** (cloth, rope, soft bodies: distance constraints, dihedral or isometric
+//!   bending, stable neo-Hookean tetrahedra) run
 //!   on [`crate::GpuSimulation`], with static plane and sphere colliders and the core's
 //!   position-level Coulomb friction (no restitution);
 //! * **one XPBI continuum** on static half-spaces runs on [`crate::GpuXpbi`], with the core's
 //!   Coulomb friction.
 //!
 //! Everything else a description can hold is refused by name when the world is built
-//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips, nozzles, fluids,
-//! neo-Hookean tetrahedra, contacts between bodies, cloth self-collision, several
+//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips, nozzles, fluids, contacts between bodies, cloth self-collision, several
 //! continua, XPBD bodies and a continuum together, boxes, capsules, moving colliders.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
@@ -92,20 +92,11 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
         .iter()
         .filter(|k| matches!(k, BlockKind::Xpbi(_)))
         .count();
-    let xpbd = kinds.iter().any(|k| {
-        matches!(
-            k,
-            BlockKind::Distance(_) | BlockKind::Dihedral(_) | BlockKind::Isometric(_)
-        )
-    });
+    let xpbd = kinds.iter().any(|k| xpbd_block(k).is_some());
     for k in &kinds {
         match k {
-            BlockKind::Distance(_)
-            | BlockKind::Dihedral(_)
-            | BlockKind::Isometric(_)
-            | BlockKind::Contacts(_)
-            | BlockKind::Spacing(_)
-            | BlockKind::Xpbi(_) => {}
+            BlockKind::Contacts(_) | BlockKind::Spacing(_) | BlockKind::Xpbi(_) => {}
+            k if xpbd_block(k).is_some() => {}
             other => {
                 return Some(unsupported(other.describe(), "not ported to the GPU world"));
             }
@@ -124,6 +115,19 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
         ));
     }
     None
+}
+
+/// The GPU block of an XPBD constraint block (`None`: not an XPBD material block). The one
+/// list of the XPBD kinds the GPU world steps: [`refusal`] and the builder both read it, so a
+/// block is either stepped or refused, never skipped.
+fn xpbd_block(kind: &BlockKind<'_>) -> Option<SceneBlock> {
+    Some(match kind {
+        BlockKind::Distance(d) => SceneBlock::Distance((*d).clone()),
+        BlockKind::Dihedral(d) => SceneBlock::DihedralBending((*d).clone()),
+        BlockKind::Isometric(d) => SceneBlock::IsometricBending((*d).clone()),
+        BlockKind::Tets(t) => SceneBlock::NeoHookean((*t).clone()),
+        _ => return None,
+    })
 }
 
 /// The plane and sphere colliders of the XPBD path, the particle radius folded into the shape
@@ -225,18 +229,15 @@ impl GpuWorld {
             let mut gpu_scene =
                 Scene::new(scene.sim.particles().clone(), scene.sim.settings().clone());
             for k in &kinds {
-                match k {
-                    BlockKind::Distance(d) => {
-                        gpu_scene = gpu_scene.with_block(SceneBlock::Distance((*d).clone()))
+                match (k, xpbd_block(k)) {
+                    (_, Some(block)) => gpu_scene = gpu_scene.with_block(block),
+                    (BlockKind::Contacts(c), None) => gpu_scene.colliders = xpbd_colliders(c)?,
+                    (other, None) => {
+                        return Err(unsupported(
+                            other.describe(),
+                            "not ported to the GPU's XPBD step",
+                        ));
                     }
-                    BlockKind::Dihedral(d) => {
-                        gpu_scene = gpu_scene.with_block(SceneBlock::DihedralBending((*d).clone()))
-                    }
-                    BlockKind::Isometric(d) => {
-                        gpu_scene = gpu_scene.with_block(SceneBlock::IsometricBending((*d).clone()))
-                    }
-                    BlockKind::Contacts(c) => gpu_scene.colliders = xpbd_colliders(c)?,
-                    _ => {}
                 }
             }
             WorldStep::Xpbd(Box::new(GpuSimulation::new(ctx, &gpu_scene)?))
@@ -324,7 +325,10 @@ impl GpuWorld {
         match &mut self.step {
             WorldStep::Xpbd(gpu) => gpu.step(h),
             WorldStep::Xpbi { gpu, block } => {
-                let result = gpu.step(h);
+                // An XPBI substep is an XPBI step of its length (kernels, neighbours and F per
+                // substep, xpbi_continuum::continuum): S substeps are S device steps of h/S.
+                let substeps = self.scene.sim.settings().substeps;
+                let result = (0..substeps).try_for_each(|_| gpu.step(h / substeps as f64));
                 let x = gpu.positions()?;
                 let v = gpu.velocities()?;
                 let f = gpu.deformation_gradients()?;

@@ -100,6 +100,13 @@ impl XpbiGpuScene {
     /// generated and projected in every substep and iteration, and no margin; the radius and
     /// the acceleration bound of the candidate test are read from the block.
     pub fn from_cpu(scene: &ContinuumScene<3>) -> Result<Self, GpuError> {
+        let substeps = scene.sim.settings().substeps;
+        if substeps != 1 {
+            return Err(GpuError::Unsupported {
+                what: format!("{substeps} substeps"),
+                reason: "GpuXpbi::step is one XPBI substep (the GPU world steps Δt/S S times)",
+            });
+        }
         let expected = 2 + usize::from(scene.options.spacing_constraints);
         if scene.sim.blocks().len() != expected {
             return Err(GpuError::Unsupported {
@@ -125,7 +132,9 @@ impl XpbiGpuScene {
     /// The state and model of a simulation's XPBI block `c`, its colliders `contacts` and,
     /// when XPBI's position correction is on, its radius over Δx (`correction_radius`), with
     /// the conditions of [`XpbiGpuScene::from_cpu`] (the caller checks that the simulation has
-    /// no other blocks). The GPU world builds the continuum of a scene description so.
+    /// no other blocks), except the substep count: a caller with S substeps per step steps the
+    /// GPU S times by Δt/S (an XPBI substep is a full XPBI step of its length). The GPU world
+    /// builds the continuum of a scene description so.
     pub fn from_blocks(
         sim: &xpbd_core::Simulation<3>,
         c: &xpbi_continuum::continuum::XpbiContinuum<3>,
@@ -165,12 +174,6 @@ impl XpbiGpuScene {
             ));
         }
         let settings = sim.settings();
-        if settings.substeps != 1 {
-            return Err(unsupported(
-                format!("{} substeps", settings.substeps),
-                "XPBI runs one substep per step",
-            ));
-        }
         if let Some(d) = settings.multiplier_warm_start {
             return Err(unsupported(
                 format!("multiplier_warm_start = {d}"),

@@ -45,7 +45,9 @@ const RUNS: &[(&str, usize, &str)] = &[
     ("sand_collapse_3d", 2, "xpbi"),
     ("snow_ball_impact", 20, "xpbi"),
     ("soak_cloth_sphere", 30, "xpbd"),
+    ("soft_tet_beam", 30, "xpbd"),
     ("clay_bar", 20, "xpbi"),
+    ("elastic_cantilever", 4, "xpbi"),
 ];
 
 fn max_diff(a: &[Vector3<f64>], b: &[Vector3<f64>]) -> f64 {

@@ -17,6 +17,8 @@ const KIND_DISTANCE: u32 = 0u;
 const KIND_DIHEDRAL: u32 = 1u;
 const KIND_TET_VOLUME: u32 = 2u;
 const KIND_ISOMETRIC: u32 = 3u;
+const KIND_NH_HYDROSTATIC: u32 = 4u;
+const KIND_NH_DEVIATORIC: u32 = 5u;
 const COLLIDER_PLANE: u32 = 0u;
 const COLLIDER_SPHERE: u32 = 1u;
 const TINY: f32 = 1e-30;
@@ -58,8 +60,9 @@ struct Constraint {
     rest: f32,
     compliance: f32,
     damping: f32,
-    // Isometric bending: g of Q = g gᵀ (layout.rs, isometric_factor).
-    coef: vec4<f32>,
+    // Per-kind words (layout.rs): isometric bending, the f32 bits of g of Q = g gᵀ;
+    // neo-Hookean, [index of Dm⁻¹ in `indices`, f32 bits of γ].
+    aux: vec4<u32>,
 }
 
 struct Collider {
@@ -133,18 +136,50 @@ fn evaluate(con: Constraint, xs: ptr<function, array<vec3<f32>, 4>>, grad: ptr<f
     }
     if con.kind == KIND_ISOMETRIC {
         // C = √(xᵀQx) = |u|, u = Σⱼ gⱼ xⱼ; ∇ⱼC = gⱼ u/|u| (bending.rs, Bergou et al. 2006).
-        let u = con.coef.x * (*xs)[0] + con.coef.y * (*xs)[1] + con.coef.z * (*xs)[2]
-            + con.coef.w * (*xs)[3];
+        let g = bitcast<vec4<f32>>(con.aux);
+        let u = g.x * (*xs)[0] + g.y * (*xs)[1] + g.z * (*xs)[2] + g.w * (*xs)[3];
         let len = length(u);
         if len < 1e-12 {
             return 0.0;
         }
         let n = u / len;
-        (*grad)[0] = con.coef.x * n;
-        (*grad)[1] = con.coef.y * n;
-        (*grad)[2] = con.coef.z * n;
-        (*grad)[3] = con.coef.w * n;
+        (*grad)[0] = g.x * n;
+        (*grad)[1] = g.y * n;
+        (*grad)[2] = g.z * n;
+        (*grad)[3] = g.w * n;
         return len;
+    }
+    if con.kind == KIND_NH_HYDROSTATIC || con.kind == KIND_NH_DEVIATORIC {
+        // Stable neo-Hookean (neo_hookean.rs, Macklin & Müller 2021): F = Ds Dm⁻¹,
+        // C_H = det F − γ with ∂C/∂F = cof F (columns F₁×F₂, F₂×F₀, F₀×F₁), or C_D = ‖F‖
+        // with ∂C/∂F = F/‖F‖; ∇ₖC = (∂C/∂F Dm⁻ᵀ)[:, k−1], ∇₀C = −Σ.
+        let b = con.aux.x;
+        var m: array<f32, 9>;
+        for (var k = 0u; k < 9u; k++) {
+            m[k] = bitcast<f32>(indices[b + k]);
+        }
+        let dm = mat3x3<f32>(vec3<f32>(m[0], m[1], m[2]), vec3<f32>(m[3], m[4], m[5]), vec3<f32>(m[6], m[7], m[8]));
+        let ds = mat3x3<f32>((*xs)[1] - (*xs)[0], (*xs)[2] - (*xs)[0], (*xs)[3] - (*xs)[0]);
+        let f = ds * dm;
+        var dcdf: mat3x3<f32>;
+        var value: f32;
+        if con.kind == KIND_NH_HYDROSTATIC {
+            dcdf = mat3x3<f32>(cross(f[1], f[2]), cross(f[2], f[0]), cross(f[0], f[1]));
+            value = determinant(f) - bitcast<f32>(con.aux.y);
+        } else {
+            let norm = sqrt(dot(f[0], f[0]) + dot(f[1], f[1]) + dot(f[2], f[2]));
+            if norm < TINY {
+                return 0.0;
+            }
+            dcdf = f * (1.0 / norm);
+            value = norm;
+        }
+        let gm = dcdf * transpose(dm);
+        (*grad)[1] = gm[0];
+        (*grad)[2] = gm[1];
+        (*grad)[3] = gm[2];
+        (*grad)[0] = -(gm[0] + gm[1] + gm[2]);
+        return value;
     }
     if con.kind == KIND_TET_VOLUME {
         // C = det[x₁−x₀, x₂−x₀, x₃−x₀]/6 − V₀; cof(Ds) columns are d₁×d₂, d₂×d₀, d₀×d₁
