@@ -365,7 +365,7 @@ pub fn isometric_factor(q: &nalgebra::Matrix4<f64>) -> Option<[f32; 4]> {
     let (j, d) = (0..4)
         .map(|j| (j, q[(j, j)]))
         .fold((0, f64::MIN), |a, b| if b.1 > a.1 { b } else { a });
-    if !(d > 0.0) {
+    if d.is_nan() || d <= 0.0 {
         return None;
     }
     let g = q.column(j) / d.sqrt();
