@@ -22,26 +22,53 @@ pub trait StepBackend {
     fn time(&self) -> f64;
 }
 
-/// The colliders as the core's contact block (particle radius 0, the default options), which
-/// the GPU's `collide` kernel mirrors: the same unilateral constraint and position-level
-/// Coulomb friction.
-pub fn core_contacts(colliders: &[SceneCollider]) -> Result<ColliderContacts<3>, GpuError> {
-    let mut contacts = ColliderContacts::new(0.0, ContactOptions::default())?;
+/// The colliders as the core's contact block (particle radius `radius`, the default options),
+/// which the GPU's `collide` kernel mirrors: the same unilateral constraint, signed distances
+/// and position-level Coulomb friction.
+pub fn core_contacts(
+    colliders: &[SceneCollider],
+    radius: f64,
+) -> Result<ColliderContacts<3>, GpuError> {
+    let mut contacts = ColliderContacts::new(radius, ContactOptions::default())?;
+    let identity = nalgebra::Matrix3::identity();
     for c in colliders {
-        let (shape, translation) = match *c {
+        let (shape, translation, rotation) = match *c {
             SceneCollider::Plane { normal, offset, .. } => (
                 Shape::HalfSpace {
                     normal: normal.normalize(),
                     offset,
                 },
                 Vector::<3>::zeros(),
+                identity,
             ),
-            SceneCollider::Sphere { centre, radius, .. } => (Shape::Sphere { radius }, centre),
+            SceneCollider::Sphere { centre, radius, .. } => {
+                (Shape::Sphere { radius }, centre, identity)
+            }
+            SceneCollider::Box {
+                centre,
+                rotation,
+                half_extents,
+                ..
+            } => (Shape::Box { half_extents }, centre, rotation),
+            SceneCollider::Capsule {
+                centre,
+                rotation,
+                half_length,
+                radius,
+                ..
+            } => (
+                Shape::Capsule {
+                    half_length,
+                    radius,
+                },
+                centre,
+                rotation,
+            ),
         };
         let collider = Collider::fixed(shape)
             .at(Pose {
                 translation,
-                rotation: nalgebra::Matrix3::identity(),
+                rotation,
             })
             .with_friction(Friction::coulomb(c.friction())?);
         contacts.add_collider(collider)?;
@@ -80,7 +107,7 @@ impl CpuBackend {
             }
         }
         if !scene.colliders.is_empty() {
-            sim.add_constraints(core_contacts(&scene.colliders)?)?;
+            sim.add_constraints(core_contacts(&scene.colliders, scene.contact_radius)?)?;
         }
         Ok(Self { sim })
     }

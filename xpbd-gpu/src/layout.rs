@@ -40,8 +40,8 @@ pub struct GpuParams {
     pub csr_offsets_base: u32,
     /// Start of the CSR slots in the index buffer.
     pub csr_slots_base: u32,
-    /// Padding to 16 bytes.
-    pub pad: u32,
+    /// Particle radius r of the contacts (m): `C = φ(x) − r`.
+    pub contact_radius: f32,
 }
 
 /// `struct Dispatch` (uniform with a dynamic offset: one slot per dispatch kind).
@@ -96,14 +96,18 @@ pub struct GpuConstraint {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct GpuCollider {
-    /// Plane: unit normal and offset; sphere: centre and radius.
+    /// Plane: unit normal and offset; sphere: centre and radius; box and capsule: centre.
     pub shape: [f32; 4],
-    /// 0 plane, 1 sphere.
+    /// 0 plane, 1 sphere, 2 box, 3 capsule.
     pub kind: u32,
     /// μ.
     pub friction: f32,
     /// Padding.
     pub pad: [u32; 2],
+    /// Box and capsule: the columns of the rotation R (local axes in world coordinates).
+    pub rotation: [[f32; 4]; 3],
+    /// Box: half extents; capsule: half length and radius.
+    pub dims: [f32; 4],
 }
 
 /// `struct Colliders` (uniform).
@@ -383,31 +387,44 @@ pub fn arity(kind: u32) -> usize {
 }
 
 fn pack_collider(c: &SceneCollider) -> GpuCollider {
+    let mut g = GpuCollider::zeroed();
+    g.friction = c.friction() as f32;
+    let columns =
+        |r: &nalgebra::Matrix3<f64>| [0, 1, 2].map(|k| f32x4(&r.column(k).into_owned(), 0.0));
     match *c {
-        SceneCollider::Plane {
-            normal,
-            offset,
-            friction,
-        } => {
-            let n = normal.normalize();
-            GpuCollider {
-                shape: f32x4(&n, offset),
-                kind: 0,
-                friction: friction as f32,
-                pad: [0; 2],
-            }
+        SceneCollider::Plane { normal, offset, .. } => {
+            g.shape = f32x4(&normal.normalize(), offset);
+            g.kind = 0;
         }
-        SceneCollider::Sphere {
+        SceneCollider::Sphere { centre, radius, .. } => {
+            g.shape = f32x4(&centre, radius);
+            g.kind = 1;
+        }
+        SceneCollider::Box {
             centre,
+            rotation,
+            half_extents,
+            ..
+        } => {
+            g.shape = f32x4(&centre, 0.0);
+            g.kind = 2;
+            g.rotation = columns(&rotation);
+            g.dims = f32x4(&half_extents, 0.0);
+        }
+        SceneCollider::Capsule {
+            centre,
+            rotation,
+            half_length,
             radius,
-            friction,
-        } => GpuCollider {
-            shape: f32x4(&centre, radius),
-            kind: 1,
-            friction: friction as f32,
-            pad: [0; 2],
-        },
+            ..
+        } => {
+            g.shape = f32x4(&centre, 0.0);
+            g.kind = 3;
+            g.rotation = columns(&rotation);
+            g.dims = [half_length as f32, radius as f32, 0.0, 0.0];
+        }
     }
+    g
 }
 
 /// The storage buffers of a packed scene with their sizes in bytes.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 use xpbd_core::constraint::{
     ConstraintBlock, ConstraintSet, DihedralBendingConstraints, DistanceConstraints,
     IsometricBendingConstraints, NeoHookeanTetConstraints, TetVolumeConstraints,
@@ -62,13 +62,14 @@ impl SceneBlock {
     }
 }
 
-/// A static collider of the GPU XPBD scene (plane or sphere; the core's collider model is
-/// `xpbd_core::contact::Collider`). Contact is the unilateral constraint `C(x) ≥ 0` projected with zero
-/// compliance after the constraint passes of every iteration; friction is the core's
-/// position-level Coulomb law right after each normal correction (`xpbd_core::contact::friction`,
-/// μ_s = μ_k = μ): the substep's tangential displacement is undone while it stays below μ times
-/// the normal correction, and reduced by that much otherwise. The CPU backend runs the same
-/// model as the core's contact block ([`crate::core_contacts`]).
+/// A static collider of the GPU XPBD scene, the core's `xpbd_core::contact::Shape` placed at a
+/// pose: half-space, sphere, box or capsule. Contact is the unilateral constraint
+/// `C(x) = φ(x) − r ≥ 0` (r: [`Scene::contact_radius`]) projected with zero compliance after the
+/// constraint passes of every iteration; friction is the core's position-level Coulomb law
+/// right after each normal correction (`xpbd_core::contact::friction`, μ_s = μ_k = μ): the
+/// substep's tangential displacement is undone while it stays below μ times the normal
+/// correction, and reduced by that much otherwise. The CPU backend runs the same model as the
+/// core's contact block ([`crate::core_contacts`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SceneCollider {
     /// Half-space `n·x ≥ offset` (`n` is normalised when packed).
@@ -80,11 +81,35 @@ pub enum SceneCollider {
         /// Coulomb friction coefficient μ ≥ 0.
         friction: f64,
     },
-    /// Solid sphere: particles stay at `|x − c| ≥ r`.
+    /// Solid sphere: particles stay at `|x − c| ≥ R + r`.
     Sphere {
         /// Centre c (m).
         centre: Vector3<f64>,
-        /// Radius r > 0 (m).
+        /// Radius R > 0 (m).
+        radius: f64,
+        /// Coulomb friction coefficient μ ≥ 0.
+        friction: f64,
+    },
+    /// Solid box `|qᵢ| ≤ hᵢ` in its frame `q = Rᵀ(x − c)`; exact Euclidean φ (`Shape::Box`).
+    Box {
+        /// Centre c (m).
+        centre: Vector3<f64>,
+        /// Rotation R (columns: the box's axes in world coordinates; orthonormal).
+        rotation: Matrix3<f64>,
+        /// Half extents h (m, each > 0).
+        half_extents: Vector3<f64>,
+        /// Coulomb friction coefficient μ ≥ 0.
+        friction: f64,
+    },
+    /// Solid capsule: the points within `radius` of the segment `c ± L R e₀` (`Shape::Capsule`).
+    Capsule {
+        /// Centre c (m).
+        centre: Vector3<f64>,
+        /// Rotation R (orthonormal; the axis is its first column).
+        rotation: Matrix3<f64>,
+        /// Half length L ≥ 0 of the axis segment (m).
+        half_length: f64,
+        /// Radius > 0 (m).
         radius: f64,
         /// Coulomb friction coefficient μ ≥ 0.
         friction: f64,
@@ -92,7 +117,8 @@ pub enum SceneCollider {
 }
 
 impl SceneCollider {
-    /// Checks finiteness, a non-zero normal, a positive radius and `μ ≥ 0`.
+    /// Checks finiteness, a non-zero normal, positive sizes, an orthonormal rotation and
+    /// `μ ≥ 0`.
     pub fn validate(&self, index: usize) -> Result<(), GpuError> {
         let bad = |field, value, reason| GpuError::InvalidCollider {
             index,
@@ -100,60 +126,85 @@ impl SceneCollider {
             value,
             reason,
         };
-        let (friction, finite) = match *self {
-            Self::Plane {
-                normal,
-                offset,
-                friction,
-            } => {
+        let finite = |v: &Vector3<f64>| v.iter().all(|c| c.is_finite());
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        let check_rotation = |r: &Matrix3<f64>| {
+            let err = (r.transpose() * r - Matrix3::identity()).amax();
+            if err.is_finite() && err <= 1e-9 && r.determinant() > 0.0 {
+                Ok(())
+            } else {
+                Err(bad(
+                    "rotation",
+                    err,
+                    "must be a finite proper rotation (RᵀR = I, det R = 1)",
+                ))
+            }
+        };
+        match *self {
+            Self::Plane { normal, offset, .. } => {
                 let n = normal.norm();
                 if !(n.is_finite() && n > 1e-12) {
                     return Err(bad("normal", n, "must be finite and non-zero"));
                 }
-                (friction, offset)
+                if !offset.is_finite() {
+                    return Err(bad("offset", offset, "must be finite"));
+                }
             }
-            Self::Sphere {
-                centre,
-                radius,
-                friction,
-            } => {
-                if !centre.iter().all(|c| c.is_finite()) {
+            Self::Sphere { centre, radius, .. } => {
+                if !finite(&centre) {
                     return Err(bad("centre", f64::NAN, "must be finite"));
                 }
-                if !(radius.is_finite() && radius > 0.0) {
+                if !positive(radius) {
                     return Err(bad("radius", radius, "must be finite and > 0"));
                 }
-                (friction, radius)
             }
-        };
-        if !finite.is_finite() {
-            return Err(bad("offset", finite, "must be finite"));
+            Self::Box {
+                centre,
+                rotation,
+                half_extents,
+                ..
+            } => {
+                if !finite(&centre) {
+                    return Err(bad("centre", f64::NAN, "must be finite"));
+                }
+                check_rotation(&rotation)?;
+                if let Some(&h) = half_extents.iter().find(|&&h| !positive(h)) {
+                    return Err(bad("half_extents", h, "must be finite and > 0"));
+                }
+            }
+            Self::Capsule {
+                centre,
+                rotation,
+                half_length,
+                radius,
+                ..
+            } => {
+                if !finite(&centre) {
+                    return Err(bad("centre", f64::NAN, "must be finite"));
+                }
+                check_rotation(&rotation)?;
+                if !(half_length.is_finite() && half_length >= 0.0) {
+                    return Err(bad("half_length", half_length, "must be finite and >= 0"));
+                }
+                if !positive(radius) {
+                    return Err(bad("radius", radius, "must be finite and > 0"));
+                }
+            }
         }
+        let friction = self.friction();
         if !(friction.is_finite() && friction >= 0.0) {
             return Err(bad("friction", friction, "must be finite and >= 0"));
         }
         Ok(())
     }
 
-    /// Signed distance `C(x)` and unit normal `∇C` at `x` (`None` at a sphere's centre).
-    pub fn distance(&self, x: &Vector3<f64>) -> Option<(f64, Vector3<f64>)> {
-        match *self {
-            Self::Plane { normal, offset, .. } => {
-                let n = normal.normalize();
-                Some((n.dot(x) - offset, n))
-            }
-            Self::Sphere { centre, radius, .. } => {
-                let d = x - centre;
-                let len = d.norm();
-                (len > 1e-30).then(|| (len - radius, d / len))
-            }
-        }
-    }
-
     /// The friction coefficient μ.
     pub fn friction(&self) -> f64 {
         match *self {
-            Self::Plane { friction, .. } | Self::Sphere { friction, .. } => friction,
+            Self::Plane { friction, .. }
+            | Self::Sphere { friction, .. }
+            | Self::Box { friction, .. }
+            | Self::Capsule { friction, .. } => friction,
         }
     }
 }
@@ -185,6 +236,8 @@ pub struct Scene {
     pub blocks: Vec<SceneBlock>,
     /// Colliders (at most [`MAX_COLLIDERS`]).
     pub colliders: Vec<SceneCollider>,
+    /// Particle radius r of the contacts (m, ≥ 0): `C = φ(x) − r` for every collider.
+    pub contact_radius: f64,
 }
 
 impl Scene {
@@ -195,6 +248,7 @@ impl Scene {
             settings,
             blocks: Vec::new(),
             colliders: Vec::new(),
+            contact_radius: 0.0,
         }
     }
 
@@ -225,6 +279,14 @@ impl Scene {
         }
         for (i, c) in self.colliders.iter().enumerate() {
             c.validate(i)?;
+        }
+        if !(self.contact_radius.is_finite() && self.contact_radius >= 0.0) {
+            return Err(xpbd_core::BuildError::InvalidSetting {
+                field: "contact_radius",
+                value: self.contact_radius,
+                reason: "must be finite and >= 0",
+            }
+            .into());
         }
         Ok(())
     }

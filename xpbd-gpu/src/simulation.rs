@@ -63,6 +63,8 @@ pub struct GpuSimulation {
     n_particles: u32,
     n_constraints: u32,
     n_colliders: u32,
+    /// Particle radius r of the contacts (`C = φ(x) − r`).
+    contact_radius: f32,
     csr_offsets_base: u32,
     csr_slots_base: u32,
     blocks: Vec<BlockPlan>,
@@ -251,6 +253,7 @@ impl GpuSimulation {
             n_particles,
             n_constraints,
             n_colliders: packed.n_colliders,
+            contact_radius: scene.contact_radius as f32,
             csr_offsets_base: packed.csr_offsets_base,
             csr_slots_base: packed.csr_slots_base,
             blocks: packed.blocks,
@@ -309,7 +312,7 @@ impl GpuSimulation {
             lambda_keep: s.multiplier_warm_start.map_or(0.0, |d| (1.0 - d) as f32),
             csr_offsets_base: self.csr_offsets_base,
             csr_slots_base: self.csr_slots_base,
-            pad: 0,
+            contact_radius: self.contact_radius,
         };
         self.ctx
             .queue()

@@ -12,8 +12,8 @@
 //! Two device steps are behind it, chosen from what the scene holds:
 //! * **XPBD bodies** (cloth, rope, soft bodies: distance constraints, dihedral or isometric
 //!   bending, stable neo-Hookean tetrahedra) run
-//!   on [`crate::GpuSimulation`], with static plane and sphere colliders and the core's
-//!   position-level Coulomb friction (no restitution);
+//!   on [`crate::GpuSimulation`], with static planes, spheres, boxes and capsules and the
+//!   core's position-level Coulomb friction (no restitution);
 //! * **one XPBI continuum** on static half-spaces runs on [`crate::GpuXpbi`], with the core's
 //!   Coulomb friction.
 //!
@@ -130,8 +130,8 @@ fn xpbd_block(kind: &BlockKind<'_>) -> Option<SceneBlock> {
     })
 }
 
-/// The plane and sphere colliders of the XPBD path, the particle radius folded into the shape
-/// (`C = φ(x) − r ≥ 0` as `n·x ≥ d + r`, `|x − c| ≥ R + r`).
+/// The colliders of the XPBD path (planes, spheres, boxes, capsules at their poses); the
+/// contact radius is the scene's (`Scene::contact_radius`).
 fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, GpuError> {
     let r = contacts.radius();
     if contacts.radii().iter().any(|&q| q != r) || contacts.members().is_some() {
@@ -161,25 +161,42 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, 
                 "only static, inelastic colliders are ported",
             ));
         }
-        let t = c.pose.translation;
+        let (t, rotation) = (c.pose.translation, c.pose.rotation);
         out.push(match &c.shape {
             &Shape::HalfSpace { normal, offset } => {
-                let n = c.pose.rotation * normal.normalize();
+                // φ = n̂·Rᵀ(x − t) − d = (R n̂)·x − ((R n̂)·t + d).
+                let n = rotation * normal.normalize();
                 SceneCollider::Plane {
                     normal: n,
-                    offset: offset + n.dot(&t) + r,
+                    offset: offset + n.dot(&t),
                     friction,
                 }
             }
             &Shape::Sphere { radius } => SceneCollider::Sphere {
                 centre: t,
-                radius: radius + r,
+                radius,
+                friction,
+            },
+            &Shape::Box { half_extents } => SceneCollider::Box {
+                centre: t,
+                rotation,
+                half_extents,
+                friction,
+            },
+            &Shape::Capsule {
+                half_length,
+                radius,
+            } => SceneCollider::Capsule {
+                centre: t,
+                rotation,
+                half_length,
+                radius,
                 friction,
             },
             other => {
                 return Err(unsupported(
                     format!("collider {i}: {other:?}"),
-                    "only planes and spheres are ported to the GPU's XPBD contacts",
+                    "signed-distance grids are not ported to the GPU's XPBD contacts",
                 ));
             }
         });
@@ -231,7 +248,10 @@ impl GpuWorld {
             for k in &kinds {
                 match (k, xpbd_block(k)) {
                     (_, Some(block)) => gpu_scene = gpu_scene.with_block(block),
-                    (BlockKind::Contacts(c), None) => gpu_scene.colliders = xpbd_colliders(c)?,
+                    (BlockKind::Contacts(c), None) => {
+                        gpu_scene.colliders = xpbd_colliders(c)?;
+                        gpu_scene.contact_radius = c.radius();
+                    }
                     (other, None) => {
                         return Err(unsupported(
                             other.describe(),
