@@ -18,7 +18,8 @@
 //!   Coulomb friction.
 //!
 //! Everything else a description can hold is refused by name when the world is built
-//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips, nozzles, fluids, contacts between bodies, cloth self-collision, several
+//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies (a continuum's
+//! grips move on the GPU as kinematic particles), nozzles, fluids, contacts between bodies, cloth self-collision, several
 //! continua, XPBD bodies and a continuum together, boxes, capsules, moving colliders.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
@@ -75,10 +76,10 @@ fn unsupported(what: impl Into<String>, reason: &'static str) -> GpuError {
 
 /// The first feature of `scene` the GPU world does not model, by name (`None`: it runs).
 pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
-    if !scene.grips.is_empty() {
+    if !scene.grips.is_empty() && scene.continua.is_empty() {
         return Some(unsupported(
-            "grips",
-            "kinematic targets are not moved on the GPU",
+            "grips on XPBD bodies",
+            "the GPU's XPBD step does not move kinematic particles",
         ));
     }
     if !scene.emitters.is_empty() {
@@ -348,7 +349,19 @@ impl GpuWorld {
                 // An XPBI substep is an XPBI step of its length (kernels, neighbours and F per
                 // substep, xpbi_continuum::continuum): S substeps are S device steps of h/S.
                 let substeps = self.scene.sim.settings().substeps;
-                let result = (0..substeps).try_for_each(|_| gpu.step(h / substeps as f64));
+                // Grips: each gripped particle moves by δt v_grip over a substep of δt
+                // (BuiltScene::step's kinematic target x + Δt v, reached linearly).
+                let h_sub = h / substeps as f64;
+                if !self.scene.grips.is_empty() {
+                    let moves: Vec<_> = self
+                        .scene
+                        .grips
+                        .iter()
+                        .map(|&(i, v)| (i, v * h_sub))
+                        .collect();
+                    gpu.set_kinematic_displacements(&moves)?;
+                }
+                let result = (0..substeps).try_for_each(|_| gpu.step(h_sub));
                 let x = gpu.positions()?;
                 let v = gpu.velocities()?;
                 let f = gpu.deformation_gradients()?;

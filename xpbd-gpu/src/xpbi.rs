@@ -47,6 +47,7 @@ use xpbi_continuum::plasticity::PlasticModel;
 const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
 const FLAG_AVERAGED: u32 = 4;
+const FLAG_KINEMATIC: u32 = 8;
 
 /// An XPBI continuum on the device (see the module docs).
 #[derive(Debug)]
@@ -71,6 +72,9 @@ pub struct GpuXpbi {
     neighbours: usize,
     steps: u64,
     time: f64,
+    /// Per particle, the displacement of a kinematic (w = 0) particle over each step (w = 1
+    /// marks one); empty when none moves.
+    kinematic: Vec<[f32; 4]>,
 }
 
 fn mat_cols(m: &Matrix3<f64>) -> [[f32; 4]; 3] {
@@ -206,6 +210,7 @@ impl GpuXpbi {
             neighbours: 0,
             steps: 0,
             time: 0.0,
+            kinematic: Vec::new(),
         };
         sim.upload(scene)?;
         Ok(sim)
@@ -334,12 +339,58 @@ impl GpuXpbi {
         &self.ctx
     }
 
+    /// Moves kinematic particles in every following step: particle `i` of `moves` (it must have
+    /// inverse mass 0) is displaced by `u` over each step, as the CPU moves a particle towards
+    /// its `kinematic_target` (`u = target − x`); its velocity is `u/Δt`. An empty list stops
+    /// them. Checked: indices in range, zero inverse mass, finite displacements.
+    pub fn set_kinematic_displacements(
+        &mut self,
+        moves: &[(usize, Vector3<f64>)],
+    ) -> Result<(), GpuError> {
+        let mut dense = vec![[0.0f32; 4]; self.n];
+        let inv_mass = self.inverse_masses()?;
+        for &(i, u) in moves {
+            if i >= self.n || inv_mass[i] != 0.0 || !u.iter().all(|c| c.is_finite()) {
+                return Err(GpuError::Unsupported {
+                    what: format!("kinematic displacement of particle {i}"),
+                    reason: "a kinematic particle must exist, have inverse mass 0 and move a finite \
+                             distance",
+                });
+            }
+            dense[i] = [u.x as f32, u.y as f32, u.z as f32, 1.0];
+        }
+        self.kinematic = if moves.is_empty() { Vec::new() } else { dense };
+        if self.kinematic.is_empty() {
+            self.params.flags &= !FLAG_KINEMATIC;
+        } else {
+            self.params.flags |= FLAG_KINEMATIC;
+        }
+        Ok(())
+    }
+
+    fn inverse_masses(&self) -> Result<Vec<f64>, GpuError> {
+        let bytes = self
+            .ctx
+            .read_buffer(&self.bufs.pinfo, 0, 16 * self.n as u64)?;
+        let info: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(info.iter().map(|p| p[0] as f64).collect())
+    }
+
     /// One XPBI step of `dt` (see the module docs). On an error nothing has changed.
     pub fn step(&mut self, dt: f64) -> Result<(), GpuError> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(xpbd_core::StepError::NonPositiveTimeStep { dt }.into());
         }
         self.set_dt(dt)?;
+        if !self.kinematic.is_empty() {
+            // dx_local is free until the solve: predict reads the kinematic displacements there.
+            let q = self.ctx.queue();
+            q.write_buffer(
+                &self.bufs.dx_local,
+                0,
+                bytemuck::cast_slice(&self.kinematic),
+            );
+        }
         self.rebuild()?;
         let device = self.ctx.device();
         let mut enc = device.create_command_encoder(&Default::default());

@@ -47,6 +47,7 @@ const RUNS: &[(&str, usize, &str)] = &[
     ("soak_cloth_sphere", 30, "xpbd"),
     ("soft_tet_beam", 30, "xpbd"),
     ("clay_bar", 20, "xpbi"),
+    ("clay_bar_stretch", 20, "xpbi"),
     ("elastic_cantilever", 4, "xpbi"),
 ];
 

@@ -662,3 +662,33 @@ fn settings_the_gpu_does_not_model_are_refused_by_name() {
         refused(XpbiGpuScene::from_cpu(&cpu).map(|_| ()), name);
     }
 }
+
+/// A kinematic particle (inverse mass 0) moves by its displacement every step, with velocity
+/// u/Δt, as the CPU moves a particle to its kinematic target; making a free particle kinematic
+/// is refused by name.
+#[test]
+fn kinematic_particles_move_by_their_displacement_and_free_ones_are_refused() {
+    let Some(ctx) = ctx("xpbi kinematic") else {
+        return;
+    };
+    let dx = 0.01;
+    let x = block(4, 4, 4, dx, 2);
+    let mut scene = jacobi_scene(&x, Material::sand(), dx);
+    scene.sim.particles_mut().inv_mass[0] = 0.0;
+    let desc = XpbiGpuScene::from_cpu(&scene).unwrap();
+    let mut gpu = GpuXpbi::new(ctx, &desc).unwrap();
+    let (u, dt) = (Vector3::new(2e-5, 0.0, -1e-5), 1e-4);
+    gpu.set_kinematic_displacements(&[(0, u)]).unwrap();
+    for _ in 0..3 {
+        gpu.step(dt).unwrap();
+    }
+    let moved = gpu.positions().unwrap()[0] - x[0];
+    assert!((moved - 3.0 * u).norm() < 1e-7, "moved {moved:?}");
+    let v = gpu.velocities().unwrap()[0];
+    assert!((v - u / dt).norm() < 1e-3 * (u / dt).norm(), "v = {v:?}");
+    let e = gpu.set_kinematic_displacements(&[(1, u)]).unwrap_err();
+    assert!(
+        matches!(&e, GpuError::Unsupported { what, .. } if what.contains("particle 1")),
+        "{e}"
+    );
+}

@@ -12,7 +12,7 @@
 //                |σ| < threshold dropped), stored per particle; q_p = −Σ_b q_b with
 //                q_b = V_b L_p ∇W_b(x_p) (recomputed where used, `q_of`), and the Jacobi factor
 //                ω / max_{k ∈ {p}∪N(p), w_k > 0} count_k
-//   predict      λ ← 0; free particles v += Δt g, u = Δt v (pinned: u = 0)
+//   predict      λ ← 0; free particles v += Δt g, u = Δt v (pinned: u = 0; kinematic: u given)
 //
 // The unknown of the iterations is the displacement u = x − xⁿ = Δt v (buffer `dsp`), not x:
 // in f32, x − xⁿ would lose ulp(|x|)/|u| relative accuracy (≈ 1e-3 at |x| = 0.1 m, |u| = 1e-5 m),
@@ -42,6 +42,8 @@ const C_AT_REST: f32 = 1e-12;
 const FLAG_IN_LOOP: u32 = 1u;
 const FLAG_SPACING: u32 = 2u;
 const FLAG_AVERAGED: u32 = 4u;
+// dx_local holds, at predict, the displacement of each kinematic particle over the step.
+const FLAG_KINEMATIC: u32 = 8u;
 
 struct XpbiParams {
     n: u32,
@@ -307,6 +309,9 @@ fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         let vv = v[p].xyz + xp.gravity.xyz * xp.dt;
         v[p] = vec4<f32>(vv, 0.0);
         dsp[p] = vec4<f32>(vv * xp.dt, 0.0);
+    } else if (xp.flags & FLAG_KINEMATIC) != 0u {
+        // Pinned: 0; kinematic: moved towards its target (the CPU's kinematic_target).
+        dsp[p] = vec4<f32>(dx_local[p].xyz, 0.0);
     } else {
         dsp[p] = vec4<f32>(0.0);
     }
