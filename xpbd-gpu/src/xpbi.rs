@@ -517,6 +517,7 @@ impl GpuXpbi {
     /// `UniformGrid::build`), cell buffers grown if needed.
     fn grid_setup(&mut self, lo: [f64; 3], hi: [f64; 3]) -> Result<(), GpuError> {
         let cell = self.support;
+        let search = cell * (1.0 - xpbi_continuum::kernel::NEIGHBOUR_TIE_MARGIN);
         let limit = (64 * self.n).max(1 << 22);
         let mut dims = [1usize; 3];
         let mut cells = 1usize;
@@ -556,8 +557,9 @@ impl GpuXpbi {
             origin_cell: [lo[0] as f32, lo[1] as f32, lo[2] as f32, cell as f32],
             dims: [dims[0] as u32, dims[1] as u32, dims[2] as u32, cells as u32],
             n_particles: self.n as u32,
-            radius: cell as f32,
-            radius2: (cell * cell) as f32,
+            // WendlandC2::search_radius: the CPU's neighbour set, free of lattice ties at H.
+            radius: search as f32,
+            radius2: (search * search) as f32,
             pad: 0,
         };
         let q = self.ctx.queue();

@@ -180,3 +180,290 @@ fn checkpoints_cross_between_the_backends() {
         "GPU checkpoint on the CPU: {d_cpu:e}"
     );
 }
+
+const XPBD_BASE: &str = "name = 'feature'\n[time]\ndt = 0.016666666666666666\nframes = 1\n\
+[solver]\nsubsteps = 10\niterations = 1\nmethod = { kind = 'coloured' }\n\
+gravity = [0.0, 0.0, -9.81]\n\
+[materials.cotton]\ndensity = 1500.0\nyoungs = 5e8\nthickness = 0.0005\nbending_stiffness = 1e-5\n\
+[materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n\
+[materials.rubber]\ndensity = 1100.0\nyoungs = 1e6\npoisson = 0.45\n";
+
+const CLOTH: &str = "[[cloth]]\nmaterial = 'cotton'\nresolution = [6, 6]\nsize = [0.5, 0.5]\n\
+origin = [-0.25, -0.25, 0.5]\npins = [[0, 5], [5, 5]]\n";
+
+const CONTINUUM_BASE: &str = "name = 'feature'\n[time]\ndt = 1e-4\nframes = 1\n\
+[solver]\nsubsteps = 1\niterations = 10\nmethod = { kind = 'coloured' }\n\
+gravity = [0.0, 0.0, -9.81]\n\
+[materials.sand]\npreset = 'sand'\n[materials.clay]\npreset = 'clay'\n\
+[[collider]]\nshape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.0 } }\nfriction = 0.5\n\
+[contacts]\nradius = 0.005\n";
+
+const SAND: &str = "[[continuum]]\nname = 'sand'\nmaterial = 'sand'\n\
+region = { box = { min = [-0.03, -0.03, 0.0], max = [0.03, 0.03, 0.06] } }\nspacing = 0.01\n\
+velocity = [0.3, 0.0, -0.5]\n";
+
+/// What a feature of the description does on the GPU world.
+enum Expect {
+    /// It runs and agrees with the CPU within the walk bound after these steps.
+    Runs(usize),
+    /// It is refused; the refusal names this.
+    Refused(&'static str),
+}
+
+/// Every feature a scene description can hold, one small description each, either runs on
+/// the GPU world and agrees with the CPU within the f32 walk bound, or is refused when the world
+/// is built with a message naming it: nothing is silently ignored.
+#[test]
+fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
+    use Expect::{Refused, Runs};
+    let Some(ctx) = ctx("world features") else {
+        return;
+    };
+    let x = |body: &str| format!("{XPBD_BASE}{body}");
+    let c = |body: &str| format!("{CONTINUUM_BASE}{body}");
+    let cloth = |extra: &str| x(&format!("{CLOTH}{extra}"));
+    let plane = "[[collider]]\nshape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.45 } }\n";
+    let collider = |shape: &str, extra: &str| {
+        cloth(&format!(
+            "[[collider]]\nshape = {{ {shape} }}\ncenter = [0.0, 0.0, 0.3]\n{extra}\n\
+             [contacts]\nradius = 0.01\n"
+        ))
+    };
+    let features: Vec<(&str, String, Expect)> = vec![
+        ("cloth without bending", cloth(""), Runs(10)),
+        (
+            "dihedral bending",
+            cloth("bending = 'dihedral'\n"),
+            Runs(10),
+        ),
+        (
+            "isometric bending",
+            cloth("bending = 'isometric'\n"),
+            Runs(10),
+        ),
+        (
+            "rope",
+            x(
+                "[[rope]]\nmaterial = 'steel'\nlinks = 8\nstart = [0.0, 0.0, 1.0]\n\
+               end = [1.0, 0.0, 1.0]\nradius = 0.001\npin_start = true\n",
+            ),
+            Runs(10),
+        ),
+        (
+            "soft box",
+            x(
+                "[[soft_box]]\nmaterial = 'rubber'\nsize = [0.4, 0.1, 0.1]\ncells = [4, 1, 1]\n\
+               origin = [0.0, -0.05, 0.5]\npin_x_below = 1e-9\n",
+            ),
+            Runs(10),
+        ),
+        (
+            "plane with friction",
+            cloth(&format!(
+                "{plane}friction = 0.5\n[contacts]\nradius = 0.01\n"
+            )),
+            Runs(10),
+        ),
+        (
+            "sphere",
+            collider("sphere = { radius = 0.15 }", "friction = 0.3"),
+            Runs(10),
+        ),
+        (
+            "rotated box",
+            collider(
+                "box = { half_extents = [0.2, 0.2, 0.1] }",
+                "rotation_deg = [10.0, 0.0, 0.0]\nfriction = 0.3",
+            ),
+            Runs(10),
+        ),
+        (
+            "capsule",
+            collider(
+                "capsule = { half_length = 0.2, radius = 0.1 }",
+                "friction = 0.3",
+            ),
+            Runs(10),
+        ),
+        (
+            "restitution",
+            collider("sphere = { radius = 0.15 }", "restitution = 0.5"),
+            Refused("restitution"),
+        ),
+        (
+            "Gauss-Seidel",
+            cloth("").replace("kind = 'coloured'", "kind = 'gauss_seidel'"),
+            Runs(10),
+        ),
+        (
+            "Jacobi",
+            cloth("").replace(
+                "kind = 'coloured'",
+                "kind = 'jacobi', omega = 1.0, averaged = true",
+            ),
+            Runs(10),
+        ),
+        (
+            "warm-started multipliers",
+            cloth("").replace("gravity =", "multiplier_warm_start = 0.5\ngravity ="),
+            Runs(10),
+        ),
+        (
+            "velocity damping",
+            cloth("").replace("gravity =", "velocity_damping = 0.5\ngravity ="),
+            Runs(10),
+        ),
+        ("continuum", c(SAND), Runs(5)),
+        (
+            "continuum, Jacobi",
+            c(SAND).replace(
+                "kind = 'coloured'",
+                "kind = 'jacobi', omega = 1.0, averaged = true",
+            ),
+            Runs(5),
+        ),
+        (
+            "continuum, Gauss-Seidel",
+            c(SAND).replace("kind = 'coloured'", "kind = 'gauss_seidel'"),
+            Refused("sequential Gauss-Seidel"),
+        ),
+        (
+            "continuum, warm-started multipliers",
+            c(SAND).replace("gravity =", "multiplier_warm_start = 0.5\ngravity ="),
+            Refused("multiplier_warm_start"),
+        ),
+        (
+            "continuum, clay",
+            c(&SAND.replace("material = 'sand'", "material = 'clay'")),
+            Runs(5),
+        ),
+        (
+            "continuum, reference kernels",
+            c(&format!(
+                "{SAND}[continuum.xpbi]\nkernel_frame = 'reference'\n"
+            )),
+            Refused("kernel_frame"),
+        ),
+        (
+            "continuum, XSPH per step, no position correction",
+            c(&format!(
+                "{SAND}[continuum.xpbi]\nxsph = 0.01\nposition_correction = false\n"
+            )),
+            Runs(5),
+        ),
+        (
+            "continuum, adaptive steps",
+            c(SAND).replace("frames = 1\n", "frames = 1\ndt_max = 5e-5\n"),
+            Runs(2),
+        ),
+        (
+            "continuum, grips",
+            c(&format!(
+                "{SAND}grips = [{{ min = [-0.1, -0.1, 0.05], max = [0.1, 0.1, 0.1], velocity = [0.0, 0.0, 0.2] }}]\n"
+            )),
+            Runs(5),
+        ),
+        (
+            "continuum, pinned box",
+            c(&format!(
+                "{SAND}pin = {{ min = [-0.1, -0.1, 0.0], max = [0.1, 0.1, 0.005] }}\n"
+            )),
+            Runs(5),
+        ),
+        (
+            "continuum on a box",
+            c(&format!(
+                "{SAND}[[collider]]\nshape = {{ box = {{ half_extents = [0.01, 0.1, 0.1] }} }}\n\
+                 center = [0.2, 0.0, 0.0]\n"
+            )),
+            Refused("Box"),
+        ),
+        (
+            "continuum of layers",
+            c(
+                "[[continuum]]\nspacing = 0.01\n[[continuum.layer]]\nmaterial = 'sand'\n\
+               region = { box = { min = [-0.03, -0.03, 0.03], max = [0.03, 0.03, 0.06] } }\n\
+               [[continuum.layer]]\nmaterial = 'clay'\n\
+               region = { box = { min = [-0.03, -0.03, 0.0], max = [0.03, 0.03, 0.03] } }\n",
+            ),
+            Refused("materials"),
+        ),
+        (
+            "two continua",
+            c(&format!(
+                "{SAND}{}",
+                SAND.replace("name = 'sand'", "name = 'b'")
+                    .replace("[-0.03, -0.03, 0.0]", "[0.1, -0.03, 0.0]")
+                    .replace("[0.03, 0.03, 0.06]", "[0.16, 0.03, 0.06]")
+            )),
+            // Two bodies touch each other before they are two continua.
+            Refused("between bodies"),
+        ),
+        (
+            "nozzle",
+            c("[[continuum]]\nmaterial = 'clay'\nspacing = 0.005\n\
+               region = { nozzle = { exit = [0.0, 0.0, 0.05], radius = 0.005, speed = 0.2, duration = 0.15 } }\n"),
+            Refused("nozzles"),
+        ),
+        (
+            "fluid",
+            c(
+                "[[fluid]]\nregion = { box = { min = [-0.03, -0.03, 0.0], max = [0.03, 0.03, 0.06] } }\n\
+               spacing = 0.01\n",
+            ),
+            Refused("fluid"),
+        ),
+        (
+            "cloth and continuum",
+            format!(
+                "{}{}",
+                c(SAND),
+                "[materials.cotton]\ndensity = 1500.0\nyoungs = 5e8\nthickness = 0.0005\n\
+                 bending_stiffness = 1e-5\n[[cloth]]\nmaterial = 'cotton'\nresolution = [4, 4]\n\
+                 size = [0.2, 0.2]\norigin = [-0.1, -0.1, 0.2]\n"
+            ),
+            Refused("between bodies"),
+        ),
+    ];
+    let dir = std::env::temp_dir().join(format!("xpbd-gpu-features-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text, expect) in features {
+        let path = dir.join("feature.toml");
+        std::fs::write(&path, &text).unwrap();
+        let desc = SceneDesc::parse(&text, &path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let world = GpuWorld::new(ctx.clone(), build_scene(desc.clone(), &path).unwrap());
+        match (world, expect) {
+            (Err(e), Refused(word)) => {
+                let msg = e.to_string();
+                eprintln!("{name}: refused: {msg}");
+                assert!(
+                    msg.contains(word),
+                    "{name}: the refusal {msg:?} does not name {word:?}"
+                );
+            }
+            (Err(e), Runs(_)) => panic!("{name}: expected to run, refused: {e}"),
+            (Ok(_), Refused(word)) => {
+                panic!("{name}: runs on the GPU, expected a refusal ({word})")
+            }
+            (Ok(mut gpu), Runs(steps)) => {
+                let mut cpu = build_scene(desc, &path).unwrap();
+                let x0 = cpu.sim.particles().x.clone();
+                for _ in 0..steps {
+                    cpu.step().unwrap_or_else(|e| panic!("{name}: CPU {e}"));
+                    gpu.step().unwrap_or_else(|e| panic!("{name}: GPU {e}"));
+                }
+                let xg = positions(&mut gpu);
+                let xc = &cpu.sim.particles().x;
+                let (moved, dx) = (max_diff(xc, &x0), max_diff(&xg, xc));
+                let substeps = cpu.steps.steps * cpu.sim.settings().substeps;
+                let x_max = xc.iter().map(|x| x.amax()).fold(0.0, f64::max);
+                let bound = 4.0 * (substeps as f64).powf(1.5) * EPS32 * x_max;
+                eprintln!(
+                    "{name}: moved {moved:.3e} m, |x_gpu - x_cpu| {dx:.3e} m (bound {bound:.1e})"
+                );
+                assert!(moved > 1e-6, "{name}: nothing moved");
+                assert!(dx <= bound, "{name}: {dx:e} > {bound:e}");
+            }
+        }
+    }
+}

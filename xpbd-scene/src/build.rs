@@ -124,7 +124,7 @@ pub enum BlockKind<'a> {
     Xpbi(&'a XpbiContinuum<3>),
     /// Contacts between the particles of different bodies.
     Bodies(&'a BodyContacts<3>),
-    /// Cloth particles against cloth triangles (self-collision).
+    /// Particles of one body against the triangles of another (a cloth, a soft body's faces).
     Triangles(&'a PointTriangleContacts),
     /// Position-based fluid.
     Fluid(&'a xpbi_continuum::fluid::PbfFluid<3>),
@@ -142,7 +142,7 @@ impl BlockKind<'_> {
             Self::Spacing(_) => "XPBI position correction",
             Self::Xpbi(_) => "XPBI continuum",
             Self::Bodies(_) => "contacts between bodies",
-            Self::Triangles(_) => "cloth self-collision",
+            Self::Triangles(_) => "point-triangle contacts between bodies",
             Self::Fluid(_) => "position-based fluid",
         }
     }

@@ -32,6 +32,10 @@ pub struct WendlandC2<const D: usize> {
     scale: f64,
 }
 
+/// Relative margin below the support within which neighbours are not searched
+/// ([`WendlandC2::search_radius`]); well above f32 rounding of positions (6·10⁻⁸).
+pub const NEIGHBOUR_TIE_MARGIN: f64 = 1e-5;
+
 /// Default support radius in units of the particle spacing.
 pub const DEFAULT_SUPPORT_OVER_SPACING: f64 = 2.0;
 
@@ -63,6 +67,25 @@ impl<const D: usize> WendlandC2<D> {
     /// Support radius `H`.
     pub fn support(&self) -> f64 {
         self.support
+    }
+
+    /// The radius the neighbours are searched within: `H (1 − NEIGHBOUR_TIE_MARGIN)`.
+    ///
+    /// A neighbour at the support carries `W = ∇W = 0`, and one within `10⁻⁵ H` of it carries
+    /// `W ≤ 10⁻²⁰ W(0)` and `|∇W| ≤ 10⁻¹⁵` of its largest value: nothing the sums see. A particle
+    /// lattice puts its axis neighbours two spacings away exactly at `H = 2Δx`, where whether
+    /// `|x_b − x_p| < H` holds is decided by the rounding of the positions (differently in f64
+    /// on the CPU and f32 on the GPU); those zero-weight neighbours would still count in the
+    /// stencils (work, and averaged Jacobi's incidence counts). Searching within a margin below
+    /// `H` makes the neighbour set independent of that rounding.
+    ///
+    /// ```
+    /// use xpbi_continuum::kernel::WendlandC2;
+    /// let w = WendlandC2::<3>::from_spacing(0.01).unwrap();
+    /// assert!(w.search_radius() < w.support() && w.search_radius() > 0.9999 * w.support());
+    /// ```
+    pub fn search_radius(&self) -> f64 {
+        self.support * (1.0 - NEIGHBOUR_TIE_MARGIN)
     }
 
     /// `W(r)`; zero for `r ≥ H`.

@@ -76,7 +76,7 @@ impl<const D: usize> XpbiContinuum<D> {
             self.members.par_iter().map(|&m| x[m as usize]).collect();
         let cell = self.settings.colour_scheme.min_cell_size(support);
         let grid = UniformGrid::build(&positions, cell)?;
-        let nl = NeighbourLists::build(&grid, &positions, support)?;
+        let nl = NeighbourLists::build(&grid, &positions, self.kernel.search_radius())?;
         let t1 = Instant::now();
 
         self.xn.clear();
