@@ -419,19 +419,19 @@ mod tests {
                 .completed,
             3
         );
-        // Isometric bending is not on the GPU: refused by name, nothing written.
-        let cloth = dir.join("cloth.toml");
+        // Restitution is not on the GPU: refused by name, nothing written.
+        let bouncy = dir.join("bouncy.toml");
         std::fs::write(
-            &cloth,
-            "name = 'c'\n[time]\ndt = 0.01\nframes = 1\n[materials.cotton]\ndensity = 1500.0\n\
-             youngs = 5e8\nthickness = 0.0005\nbending_stiffness = 1e-5\n[[cloth]]\n\
-             material = 'cotton'\nresolution = [4, 4]\nsize = [1.0, 1.0]\n\
-             bending = 'isometric'\n",
+            &bouncy,
+            format!(
+                "{TINY}[[collider]]\nshape = {{ plane = {{ normal = [0.0, 0.0, 1.0], offset = 0.0 }} }}\n\
+                 restitution = 0.5\n[contacts]\nradius = 0.01\n"
+            ),
         )
         .unwrap();
         let refused = dir.join("refused");
-        let e = run_command(gpu_args(&cloth, &refused, None)).unwrap_err();
-        assert!(format!("{e:#}").contains("isometric bending"), "{e:#}");
+        let e = run_command(gpu_args(&bouncy, &refused, None)).unwrap_err();
+        assert!(format!("{e:#}").contains("restitution"), "{e:#}");
         assert!(
             !refused.exists(),
             "the refused run wrote {}",
