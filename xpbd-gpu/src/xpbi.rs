@@ -75,6 +75,8 @@ pub struct GpuXpbi {
     /// Per particle, the displacement of a kinematic (w = 0) particle over each step (w = 1
     /// marks one); empty when none moves.
     kinematic: Vec<[f32; 4]>,
+    /// Which particles have inverse mass 0 (fixed at upload): the ones that may be kinematic.
+    immovable: Vec<bool>,
 }
 
 fn mat_cols(m: &Matrix3<f64>) -> [[f32; 4]; 3] {
@@ -211,6 +213,7 @@ impl GpuXpbi {
             steps: 0,
             time: 0.0,
             kinematic: Vec::new(),
+            immovable: scene.inv_mass.iter().map(|&w| w == 0.0).collect(),
         };
         sim.upload(scene)?;
         Ok(sim)
@@ -348,9 +351,9 @@ impl GpuXpbi {
         moves: &[(usize, Vector3<f64>)],
     ) -> Result<(), GpuError> {
         let mut dense = vec![[0.0f32; 4]; self.n];
-        let inv_mass = self.inverse_masses()?;
         for &(i, u) in moves {
-            if i >= self.n || inv_mass[i] != 0.0 || !u.iter().all(|c| c.is_finite()) {
+            if !self.immovable.get(i).copied().unwrap_or(false) || !u.iter().all(|c| c.is_finite())
+            {
                 return Err(GpuError::Unsupported {
                     what: format!("kinematic displacement of particle {i}"),
                     reason: "a kinematic particle must exist, have inverse mass 0 and move a finite \
@@ -366,14 +369,6 @@ impl GpuXpbi {
             self.params.flags |= FLAG_KINEMATIC;
         }
         Ok(())
-    }
-
-    fn inverse_masses(&self) -> Result<Vec<f64>, GpuError> {
-        let bytes = self
-            .ctx
-            .read_buffer(&self.bufs.pinfo, 0, 16 * self.n as u64)?;
-        let info: Vec<[f32; 4]> = bytemuck::pod_collect_to_vec(&bytes);
-        Ok(info.iter().map(|p| p[0] as f64).collect())
     }
 
     /// One XPBI step of `dt` (see the module docs). On an error nothing has changed.
