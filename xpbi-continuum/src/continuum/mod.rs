@@ -99,7 +99,7 @@ pub struct XpbiSettings {
 /// Hence the default. Slabs fall back to cells when there would be fewer than 16 occupied
 /// slabs: then there are about 8 tasks per colour, so up to eight threads balance; and small
 /// scenes, where slabs gain nothing (10k above), keep the cell sweep (a
-/// 200-particle poured heap, the quick report's, is sensitive to the
+/// 200-particle poured heap (too small for a slope; the report pours 800) is sensitive to the
 /// projection order: its 40° slope read 31.5° with cells and 43.4° with slabs, while the
 /// full-tier heaps agree within the 1–2° scatter of granular flow: 14.2/22.4/29.4° with slabs,
 /// 15.8/23.8/29.3° with cells). The order of projection differs, so trajectories differ from
