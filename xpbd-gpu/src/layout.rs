@@ -100,10 +100,12 @@ pub struct GpuCollider {
     pub shape: [f32; 4],
     /// 0 plane, 1 sphere, 2 box, 3 capsule.
     pub kind: u32,
-    /// μ.
+    /// μ_s (the XPBD step's one μ).
     pub friction: f32,
+    /// μ_k (read by the XPBI step; the XPBD step packs μ).
+    pub kinetic_friction: f32,
     /// Padding.
-    pub pad: [u32; 2],
+    pub pad: u32,
     /// Box and capsule: the columns of the rotation R (local axes in world coordinates).
     pub rotation: [[f32; 4]; 3],
     /// Box: half extents; capsule: half length and radius.
@@ -386,9 +388,11 @@ pub fn arity(kind: u32) -> usize {
     if kind == KIND_DISTANCE { 2 } else { 4 }
 }
 
-fn pack_collider(c: &SceneCollider) -> GpuCollider {
+/// The packed form of a collider (`struct Collider` of `colliders.wgsl`).
+pub(crate) fn pack_collider(c: &SceneCollider) -> GpuCollider {
     let mut g = GpuCollider::zeroed();
     g.friction = c.friction() as f32;
+    g.kinetic_friction = g.friction;
     let columns =
         |r: &nalgebra::Matrix3<f64>| [0, 1, 2].map(|k| f32x4(&r.column(k).into_owned(), 0.0));
     match *c {

@@ -198,6 +198,74 @@ impl SceneCollider {
         Ok(())
     }
 
+    /// The core's collider `c` (number `index` of its contact block) at its pose, with the
+    /// Coulomb coefficient `friction`; what the GPU contacts do not model is refused by name:
+    /// restitution, a moving collider, a signed-distance grid.
+    ///
+    /// ```
+    /// use xpbd_core::contact::{Collider, Pose, Shape};
+    /// use xpbd_core::Vector;
+    /// use xpbd_gpu::{GpuError, SceneCollider};
+    /// let ball = Collider::fixed(Shape::Sphere { radius: 0.1 })
+    ///     .at(Pose::from_translation(Vector::<3>::new(0.0, 0.0, 1.0)));
+    /// let c = SceneCollider::from_core(0, &ball, 0.3).unwrap();
+    /// assert!(matches!(c, SceneCollider::Sphere { radius: 0.1, .. }));
+    /// let bouncy = ball.with_restitution(0.5);
+    /// assert!(matches!(SceneCollider::from_core(0, &bouncy, 0.3), Err(GpuError::Unsupported { .. })));
+    /// ```
+    pub fn from_core(
+        index: usize,
+        c: &xpbd_core::contact::Collider<3>,
+        friction: f64,
+    ) -> Result<Self, GpuError> {
+        use xpbd_core::contact::Shape;
+        if c.restitution != 0.0 || c.velocity.norm() != 0.0 {
+            return Err(GpuError::Unsupported {
+                what: format!("collider {index}: restitution or motion"),
+                reason: "only static, inelastic colliders are ported",
+            });
+        }
+        let (t, rotation) = (c.pose.translation, c.pose.rotation);
+        Ok(match &c.shape {
+            &Shape::HalfSpace { normal, offset } => {
+                // φ = n̂·Rᵀ(x − t) − d = (R n̂)·x − ((R n̂)·t + d).
+                let n = rotation * normal.normalize();
+                Self::Plane {
+                    normal: n,
+                    offset: offset + n.dot(&t),
+                    friction,
+                }
+            }
+            &Shape::Sphere { radius } => Self::Sphere {
+                centre: t,
+                radius,
+                friction,
+            },
+            &Shape::Box { half_extents } => Self::Box {
+                centre: t,
+                rotation,
+                half_extents,
+                friction,
+            },
+            &Shape::Capsule {
+                half_length,
+                radius,
+            } => Self::Capsule {
+                centre: t,
+                rotation,
+                half_length,
+                radius,
+                friction,
+            },
+            Shape::Sdf(_) => {
+                return Err(GpuError::Unsupported {
+                    what: format!("collider {index}: a signed-distance grid"),
+                    reason: "signed-distance grids are not ported to the GPU's contacts",
+                });
+            }
+        })
+    }
+
     /// The friction coefficient μ.
     pub fn friction(&self) -> f64 {
         match *self {

@@ -2,9 +2,17 @@
 //! [`ALL`] and parsed + validated by naga in this module's tests, so a shader error fails
 //! `cargo test` even on a machine without any adapter.
 
+/// Static colliders (function library, no bindings; prepend to a module): the packed collider
+/// and its signed distance.
+pub const COLLIDERS_WGSL: &str = include_str!("shaders/colliders.wgsl");
+
 /// XPBD kernels: predict, multiplier reset, coloured / sequential Gauss-Seidel, Jacobi
-/// compute + gather, colliders, velocity update with friction and fault detection.
-pub const XPBD_WGSL: &str = include_str!("shaders/xpbd.wgsl");
+/// compute + gather, colliders, velocity update with friction and fault detection;
+/// `colliders.wgsl` + `xpbd.wgsl` as one module.
+pub const XPBD_WGSL: &str = concat!(
+    include_str!("shaders/colliders.wgsl"),
+    include_str!("shaders/xpbd.wgsl")
+);
 
 /// Neighbour grid (XPBI): bin, scatter, per-cell sort, neighbour count and fill.
 pub const GRID_WGSL: &str = include_str!("shaders/grid.wgsl");
@@ -34,16 +42,19 @@ pub const PLASTICITY_BATCH_MODULE: &str = concat!(
     include_str!("shaders/plasticity_batch.wgsl")
 );
 
-/// The XPBI step kernels; `svd3.wgsl` + `plasticity.wgsl` + `xpbi.wgsl` as one module.
+/// The XPBI step kernels; `svd3.wgsl` + `plasticity.wgsl` + `colliders.wgsl` + `xpbi.wgsl`
+/// as one module.
 pub const XPBI_MODULE: &str = concat!(
     include_str!("shaders/svd3.wgsl"),
     include_str!("shaders/plasticity.wgsl"),
+    include_str!("shaders/colliders.wgsl"),
     include_str!("shaders/xpbi.wgsl")
 );
 
 /// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
 /// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
+    ("colliders.wgsl", COLLIDERS_WGSL),
     ("xpbd.wgsl", XPBD_WGSL),
     ("grid.wgsl", GRID_WGSL),
     ("scan.wgsl", SCAN_WGSL),

@@ -14,13 +14,13 @@
 //!   bending, stable neo-Hookean tetrahedra) run
 //!   on [`crate::GpuSimulation`], with static planes, spheres, boxes and capsules and the
 //!   core's position-level Coulomb friction (no restitution);
-//! * **one XPBI continuum** on static half-spaces runs on [`crate::GpuXpbi`], with the core's
-//!   Coulomb friction.
+//! * **one XPBI continuum** on static planes, spheres, boxes and capsules (at most eight) runs
+//!   on [`crate::GpuXpbi`], with the core's Coulomb friction.
 //!
 //! Everything else a description can hold is refused by name when the world is built
 //! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies (a continuum's
 //! grips move on the GPU as kinematic particles), nozzles, fluids, contacts between bodies, cloth self-collision, several
-//! continua, XPBD bodies and a continuum together, boxes, capsules, moving colliders.
+//! continua, XPBD bodies and a continuum together, moving colliders, restitution, signed-distance grids.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
 //! `Simulation::next_step_size` on the synchronised state (the XPBI CFL bound
@@ -31,7 +31,7 @@
 use std::sync::Arc;
 
 use nalgebra::Matrix3;
-use xpbd_core::contact::{ColliderContacts, ContactOptions, ContactProjection, Shape};
+use xpbd_core::contact::{ColliderContacts, ContactOptions, ContactProjection};
 use xpbd_core::error::ConstraintRef;
 use xpbd_core::simulation::BlockHandle;
 use xpbd_core::{AdvanceReport, StepError};
@@ -155,52 +155,11 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, 
                 "the GPU's XPBD contacts have one Coulomb coefficient",
             ));
         }
-        let friction = c.friction.static_coefficient;
-        if c.restitution != 0.0 || c.velocity.norm() != 0.0 {
-            return Err(unsupported(
-                format!("collider {i}: restitution or motion"),
-                "only static, inelastic colliders are ported",
-            ));
-        }
-        let (t, rotation) = (c.pose.translation, c.pose.rotation);
-        out.push(match &c.shape {
-            &Shape::HalfSpace { normal, offset } => {
-                // φ = n̂·Rᵀ(x − t) − d = (R n̂)·x − ((R n̂)·t + d).
-                let n = rotation * normal.normalize();
-                SceneCollider::Plane {
-                    normal: n,
-                    offset: offset + n.dot(&t),
-                    friction,
-                }
-            }
-            &Shape::Sphere { radius } => SceneCollider::Sphere {
-                centre: t,
-                radius,
-                friction,
-            },
-            &Shape::Box { half_extents } => SceneCollider::Box {
-                centre: t,
-                rotation,
-                half_extents,
-                friction,
-            },
-            &Shape::Capsule {
-                half_length,
-                radius,
-            } => SceneCollider::Capsule {
-                centre: t,
-                rotation,
-                half_length,
-                radius,
-                friction,
-            },
-            other => {
-                return Err(unsupported(
-                    format!("collider {i}: {other:?}"),
-                    "signed-distance grids are not ported to the GPU's XPBD contacts",
-                ));
-            }
-        });
+        out.push(SceneCollider::from_core(
+            i,
+            c,
+            c.friction.static_coefficient,
+        )?);
     }
     Ok(out)
 }

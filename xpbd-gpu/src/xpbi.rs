@@ -18,8 +18,8 @@
 //!    correction, 27 colours of XPBI constraints), velocities, XSPH, F update, in one submission.
 //!
 //! The semantics are those of `ContinuumScene` with `SolverKind::Jacobi { ω, averaged }` or
-//! `SolverKind::Coloured`: the collider contacts (static half-spaces, core candidate test and
-//! budgeted Coulomb friction), the XPBI position correction and the XPBI constraints are the
+//! `SolverKind::Coloured`: the collider contacts (static planes, spheres, boxes and capsules,
+//! core candidate test and budgeted Coulomb friction), the XPBI position correction and the XPBI constraints are the
 //! CPU's three constraint blocks. Jacobi computes all of them against the same positions and
 //! sums the corrections per particle by a gather; the coloured sweep runs the blocks in order,
 //! the XPBI block in the CPU's cell colours and cell order (the position-correction pairs are
@@ -31,7 +31,9 @@ use std::sync::Arc;
 use nalgebra::{Matrix3, Vector3};
 
 use crate::grid::{GridParams, ScanParams, groups};
+use crate::layout::{GpuCollider, pack_collider};
 use crate::plasticity::GpuPlastic;
+use crate::scene::SceneCollider;
 use crate::xpbi_device::{
     Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, storage,
 };
@@ -39,8 +41,9 @@ use crate::xpbi_layout::{COLOURS, storage_bytes};
 pub use crate::xpbi_layout::{
     GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS,
 };
-use crate::xpbi_scene::{MAX_PLANES, XpbiGpuScene};
+use crate::xpbi_scene::{MAX_XPBI_COLLIDERS, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
+use bytemuck::Zeroable;
 use xpbd_core::SolverKind;
 use xpbi_continuum::plasticity::PlasticModel;
 
@@ -120,15 +123,23 @@ impl GpuXpbi {
         let support = s.support();
         let lame = scene.material.lame();
         let plastic_model = scene.material.plasticity;
-        let mut planes = [[0.0f32; 4]; MAX_PLANES];
-        let mut friction_s = [0.0f32; 4];
-        let mut friction_k = [0.0f32; 4];
-        for (i, pl) in scene.planes.iter().enumerate() {
-            let nrm = pl.normal.normalize();
-            let d = pl.offset + scene.particle_radius;
-            planes[i] = [nrm.x as f32, nrm.y as f32, nrm.z as f32, d as f32];
-            friction_s[i] = pl.static_friction as f32;
-            friction_k[i] = pl.kinetic_friction as f32;
+        let mut colliders = [GpuCollider::zeroed(); MAX_XPBI_COLLIDERS];
+        for (i, c) in scene.colliders.iter().enumerate() {
+            // A plane carries the contact radius in its offset (`contact_gap` in xpbi.wgsl).
+            let shape = match c.shape {
+                SceneCollider::Plane {
+                    normal,
+                    offset,
+                    friction,
+                } => SceneCollider::Plane {
+                    normal,
+                    offset: offset + scene.particle_radius,
+                    friction,
+                },
+                other => other,
+            };
+            colliders[i] = pack_collider(&shape);
+            colliders[i].kinetic_friction = c.kinetic_friction as f32;
         }
         let flags = if s.plasticity_in_loop {
             FLAG_IN_LOOP
@@ -149,7 +160,7 @@ impl GpuXpbi {
         };
         let params = GpuXpbiParams {
             n: n as u32,
-            n_planes: scene.planes.len() as u32,
+            n_colliders: scene.colliders.len() as u32,
             flags,
             pad0: 0,
             dt: 0.0,
@@ -163,16 +174,14 @@ impl GpuXpbi {
             spacing2: (scene.correction_radius.max(1.0) * s.spacing).powi(2) as f32,
             damping: 1.0,
             contact_accel: scene.contact_acceleration as f32,
-            pad1: 0.0,
+            contact_radius: scene.particle_radius as f32,
             gravity: [
                 scene.gravity.x as f32,
                 scene.gravity.y as f32,
                 scene.gravity.z as f32,
                 0.0,
             ],
-            planes,
-            friction_s,
-            friction_k,
+            colliders,
             plastic: GpuPlastic::new(&plastic_model, lame.mu, lame.lambda, 1e-4),
         };
         let pipes = ctx.scoped(|| make_pipes(ctx.device()))?;
@@ -763,7 +772,7 @@ impl GpuXpbi {
             &b.fmat,
             &b.pstate,
             &b.lam,
-            &b.lam_planes,
+            &b.lam_colliders,
             &b.dmat,
             &b.qself,
             &b.dx_local,
@@ -772,7 +781,7 @@ impl GpuXpbi {
             &b.lmat,
             &b.lam_sp,
             &b.stats,
-            &b.tau_planes,
+            &b.tau_colliders,
             &b.cell_start,
             &b.sorted,
         ];

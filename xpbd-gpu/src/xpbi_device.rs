@@ -5,6 +5,7 @@ use crate::grid::GridParams;
 use crate::xpbi_layout::{
     COLOURS, GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS, storage_bytes,
 };
+use crate::xpbi_scene::MAX_XPBI_COLLIDERS;
 use crate::{GpuContext, GpuError};
 
 #[derive(Debug)]
@@ -37,7 +38,7 @@ pub(crate) struct Buffers {
     pub(crate) fmat: wgpu::Buffer,
     pub(crate) pstate: wgpu::Buffer,
     pub(crate) lam: wgpu::Buffer,
-    pub(crate) lam_planes: wgpu::Buffer,
+    pub(crate) lam_colliders: wgpu::Buffer,
     pub(crate) dmat: wgpu::Buffer,
     pub(crate) qself: wgpu::Buffer,
     pub(crate) dx_local: wgpu::Buffer,
@@ -46,7 +47,7 @@ pub(crate) struct Buffers {
     pub(crate) lmat: wgpu::Buffer,
     pub(crate) lam_sp: wgpu::Buffer,
     pub(crate) stats: wgpu::Buffer,
-    pub(crate) tau_planes: wgpu::Buffer,
+    pub(crate) tau_colliders: wgpu::Buffer,
     pub(crate) colour_params: wgpu::Buffer,
     pub(crate) colour_stride: u64,
     // Grid.
@@ -143,7 +144,7 @@ pub(crate) fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
         fmat: s("fmat", 48),
         pstate: s("pstate", 16),
         lam: s("lam", 4),
-        lam_planes: s("lam_planes", 16),
+        lam_colliders: s("lam_colliders", 4 * MAX_XPBI_COLLIDERS),
         dmat: s("dmat", 48),
         qself: s("qself", 16),
         dx_local: s("dx_local", 16),
@@ -159,7 +160,7 @@ pub(crate) fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
             mapped_at_creation: false,
         }),
         colour_stride,
-        tau_planes: s("tau_planes", 16),
+        tau_colliders: s("tau_colliders", 4 * MAX_XPBI_COLLIDERS),
         cell_of: s("cell_of", 4),
         counters: storage(device, "counters", 16),
         cell_start: storage(device, "cell_start", 16),

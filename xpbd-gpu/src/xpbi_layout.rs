@@ -4,8 +4,9 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::layout::GpuCollider;
 use crate::plasticity::GpuPlastic;
-use crate::xpbi_scene::MAX_PLANES;
+use crate::xpbi_scene::MAX_XPBI_COLLIDERS;
 
 /// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, group 0 bindings 1–21).
 pub const XPBI_STORAGE_BUFFERS: u32 = 21;
@@ -15,7 +16,7 @@ pub const XPBI_STORAGE_BUFFERS: u32 = 21;
 #[derive(Debug, Clone, Copy, Pod, Zeroable)]
 pub struct GpuXpbiParams {
     pub(crate) n: u32,
-    pub(crate) n_planes: u32,
+    pub(crate) n_colliders: u32,
     pub(crate) flags: u32,
     pub(crate) pad0: u32,
     pub(crate) dt: f32,
@@ -29,11 +30,10 @@ pub struct GpuXpbiParams {
     pub(crate) spacing2: f32,
     pub(crate) damping: f32,
     pub(crate) contact_accel: f32,
-    pub(crate) pad1: f32,
+    pub(crate) contact_radius: f32,
     pub(crate) gravity: [f32; 4],
-    pub(crate) planes: [[f32; 4]; MAX_PLANES],
-    pub(crate) friction_s: [f32; 4],
-    pub(crate) friction_k: [f32; 4],
+    /// A plane's offset includes the contact radius.
+    pub(crate) colliders: [GpuCollider; MAX_XPBI_COLLIDERS],
     pub(crate) plastic: GpuPlastic,
 }
 

@@ -1,5 +1,5 @@
 //! The description of an XPBI continuum for the GPU ([`crate::xpbi::GpuXpbi`]): particles,
-//! material, XPBI settings, solver and planes, in f64, taken from a CPU
+//! material, XPBI settings, solver and colliders, in f64, taken from a CPU
 //! `xpbi_continuum::scene::ContinuumScene<3>` by [`XpbiGpuScene::from_cpu`] so that both paths
 //! start from the same state.
 
@@ -9,27 +9,32 @@ use xpbi_continuum::continuum::{ConstraintForm, KernelFrame, XpbiSettings};
 use xpbi_continuum::material::Material;
 use xpbi_continuum::scene::ContinuumScene;
 
-use crate::GpuError;
+use crate::{GpuError, SceneCollider};
 
 /// Largest f32 as f64.
 const F32_MAX: f64 = f32::MAX as f64;
 
-/// Planes per scene (the ground plus up to three walls).
-pub const MAX_PLANES: usize = 4;
+/// Colliders of an XPBI continuum on the GPU (a hopper of four walls, a floor and three
+/// obstacles; the candidate mask of a particle has 8 bits).
+pub const MAX_XPBI_COLLIDERS: usize = 8;
 
-/// A static rigid half-space collider as `xpbd_core::contact::Shape::HalfSpace`: the solid is
-/// `n̂·x ≤ offset`, particle centres are kept at `n̂·x ≥ offset + r` (r: the scene's particle
-/// radius), with the core's Coulomb friction (static and kinetic coefficients).
+/// A static rigid collider of the continuum: a plane, sphere, box or capsule at its pose
+/// ([`SceneCollider`], whose `friction` is the static Coulomb coefficient μ_s), particle centres
+/// kept at `φ(x) ≥ r` (r: the scene's particle radius), with the core's Coulomb friction
+/// (`xpbd_core::contact::friction`: static and kinetic coefficients).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Plane {
-    /// Outward normal (need not be unit length; normalised on upload).
-    pub normal: Vector3<f64>,
-    /// Signed distance of the plane from the origin along the unit normal (m).
-    pub offset: f64,
-    /// Static Coulomb coefficient μ_s ≥ 0.
-    pub static_friction: f64,
+pub struct XpbiCollider {
+    /// Shape and pose; its `friction` is μ_s ≥ 0.
+    pub shape: SceneCollider,
     /// Kinetic Coulomb coefficient 0 ≤ μ_k ≤ μ_s.
     pub kinetic_friction: f64,
+}
+
+impl XpbiCollider {
+    /// The static Coulomb coefficient μ_s.
+    pub fn static_friction(&self) -> f64 {
+        self.shape.friction()
+    }
 }
 
 /// An XPBI continuum ready for upload (f64; converted to f32 by [`crate::xpbi::GpuXpbi::new`]).
@@ -65,8 +70,9 @@ pub struct XpbiGpuScene {
     /// The position correction's r over Δx (`SceneOptions::correction_radius`): pairs within
     /// `max(1, r) Δx` are kept ≥ `0.75 r Δx` apart, as `SpacingConstraints::with_radius`.
     pub correction_radius: f64,
-    /// Ground and walls.
-    pub planes: Vec<Plane>,
+    /// Ground, walls and obstacles (at most [`MAX_XPBI_COLLIDERS`]), in the CPU's collider
+    /// order.
+    pub colliders: Vec<XpbiCollider>,
     /// Particle radius r of the contacts (m; `ContinuumScene` uses Δx/2).
     pub particle_radius: f64,
     /// Acceleration bound a of the contact candidate test (m/s², `ContactOptions::acceleration`).
@@ -95,8 +101,8 @@ fn modelled(s: &XpbiSettings) -> Result<(), GpuError> {
 impl XpbiGpuScene {
     /// The state and model of a CPU scene: every particle must be a member of the XPBI block,
     /// with no kinematic target and no external force; Jacobi or coloured solver, one substep.
-    /// The colliders of the scene's `ColliderContacts` block (ground and walls) must be static
-    /// half-spaces without restitution, with one particle radius for all particles, contacts
+    /// The colliders of the scene's `ColliderContacts` block (ground, walls, obstacles) must be
+    /// static planes, spheres, boxes or capsules without restitution, with one particle radius for all particles, contacts
     /// generated and projected in every substep and iteration, and no margin; the radius and
     /// the acceleration bound of the candidate test are read from the block.
     pub fn from_cpu(scene: &ContinuumScene<3>) -> Result<Self, GpuError> {
@@ -210,29 +216,17 @@ impl XpbiGpuScene {
                  substep and iteration",
             ));
         }
-        let mut planes = Vec::new();
-        for (i, c) in contacts.colliders().iter().enumerate() {
-            let xpbd_core::contact::Shape::HalfSpace { normal, offset } = c.shape else {
-                return Err(unsupported(
-                    format!("collider {i}: {:?}", c.shape),
-                    "only half-space colliders are ported",
-                ));
-            };
-            if c.velocity.norm() != 0.0 || c.restitution != 0.0 {
-                return Err(unsupported(
-                    format!("collider {i}: kinematic or with restitution"),
-                    "only static, inelastic half-spaces are ported",
-                ));
-            }
-            // φ(x) = n̂·Rᵀ(x − t) − offset = (R n̂)·x − ((R n̂)·t + offset).
-            let n_world = c.pose.rotation * normal.normalize();
-            planes.push(Plane {
-                normal: n_world,
-                offset: offset + n_world.dot(&c.pose.translation),
-                static_friction: c.friction.static_coefficient,
-                kinetic_friction: c.friction.kinetic_coefficient,
-            });
-        }
+        let colliders = contacts
+            .colliders()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                Ok(XpbiCollider {
+                    shape: SceneCollider::from_core(i, c, c.friction.static_coefficient)?,
+                    kinetic_friction: c.friction.kinetic_coefficient,
+                })
+            })
+            .collect::<Result<Vec<_>, GpuError>>()?;
         Ok(Self {
             positions: p.x.clone(),
             velocities: p.v.clone(),
@@ -253,7 +247,7 @@ impl XpbiGpuScene {
             spacing_constraints: correction_radius.is_some(),
             correction_radius: correction_radius
                 .unwrap_or(xpbi_continuum::contact::DEFAULT_CORRECTION_RADIUS),
-            planes,
+            colliders,
             particle_radius: radius,
             contact_acceleration: options.acceleration,
         })
@@ -388,46 +382,20 @@ impl XpbiGpuScene {
                 "a rate must be finite and >= 0, a per-step coefficient in [0, 1]",
             ));
         }
-        if self.planes.len() > MAX_PLANES {
+        if self.colliders.len() > MAX_XPBI_COLLIDERS {
             return Err(GpuError::Unsupported {
-                what: format!("{} planes", self.planes.len()),
-                reason: "at most 4 planes (ground + 3 walls)",
+                what: format!("{} colliders", self.colliders.len()),
+                reason: "the GPU XPBI step has at most 8 colliders",
             });
         }
-        for (i, pl) in self.planes.iter().enumerate() {
-            let len = pl.normal.norm();
-            if !(len.is_finite() && len > 0.0) {
-                return Err(GpuError::InvalidCollider {
-                    index: i,
-                    field: "normal length",
-                    value: len,
-                    reason: "must be finite and > 0",
-                });
-            }
-            if !pl.offset.is_finite() {
-                return Err(GpuError::InvalidCollider {
-                    index: i,
-                    field: "offset",
-                    value: pl.offset,
-                    reason: "must be finite",
-                });
-            }
-            if !(pl.static_friction.is_finite() && pl.static_friction >= 0.0) {
-                return Err(GpuError::InvalidCollider {
-                    index: i,
-                    field: "static friction",
-                    value: pl.static_friction,
-                    reason: "must be finite and >= 0",
-                });
-            }
-            if !(pl.kinetic_friction.is_finite()
-                && pl.kinetic_friction >= 0.0
-                && pl.kinetic_friction <= pl.static_friction)
-            {
+        for (i, c) in self.colliders.iter().enumerate() {
+            c.shape.validate(i)?;
+            let (mu_s, mu_k) = (c.static_friction(), c.kinetic_friction);
+            if !(mu_k.is_finite() && mu_k >= 0.0 && mu_k <= mu_s) {
                 return Err(GpuError::InvalidCollider {
                     index: i,
                     field: "kinetic friction",
-                    value: pl.kinetic_friction,
+                    value: mu_k,
                     reason: "must lie in [0, static friction]",
                 });
             }

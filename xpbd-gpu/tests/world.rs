@@ -37,6 +37,7 @@ const RUNS: &[(&str, usize, &str)] = &[
     ("cloth_on_sphere", 11, "xpbd"),
     ("cloth_two_pins", 30, "xpbd"),
     ("hanging_chain", 30, "xpbd"),
+    ("hourglass", 20, "xpbi"),
     ("incline_friction", 30, "xpbd"),
     ("sand_block", 20, "xpbi"),
     ("sand_block_notched", 20, "xpbi"),
@@ -370,13 +371,39 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
             )),
             Runs(5),
         ),
+        // Obstacles on the sand's +x side, their surfaces 0.1 mm or less from the outer particles
+        // (x = 0.025, radius 0.005), which move towards them at 0.3 m/s.
         (
-            "continuum on a box",
+            "continuum against a rotated box",
             c(&format!(
                 "{SAND}[[collider]]\nshape = {{ box = {{ half_extents = [0.01, 0.1, 0.1] }} }}\n\
-                 center = [0.2, 0.0, 0.0]\n"
+                 center = [0.0401, 0.0, 0.03]\nrotation_deg = [10.0, 0.0, 0.0]\nfriction = 0.3\n"
             )),
-            Refused("Box"),
+            Runs(5),
+        ),
+        (
+            "continuum against a sphere",
+            c(&format!(
+                "{SAND}[[collider]]\nshape = {{ sphere = {{ radius = 0.02 }} }}\n\
+                 center = [0.0495, 0.0, 0.03]\nfriction = 0.3\n"
+            )),
+            Runs(5),
+        ),
+        (
+            "continuum against a capsule",
+            c(&format!(
+                "{SAND}[[collider]]\nshape = {{ capsule = {{ half_length = 0.05, radius = 0.01 }} }}\n\
+                 center = [0.0401, 0.0, 0.035]\nrotation_deg = [0.0, 0.0, 90.0]\nfriction = 0.3\n"
+            )),
+            Runs(5),
+        ),
+        (
+            "continuum against a bouncing sphere",
+            c(&format!(
+                "{SAND}[[collider]]\nshape = {{ sphere = {{ radius = 0.02 }} }}\n\
+                 center = [0.0495, 0.0, 0.03]\nrestitution = 0.5\n"
+            )),
+            Refused("restitution"),
         ),
         (
             "continuum of layers",

@@ -6,7 +6,7 @@
 //   volumes      Vₚⁿ = Vₚ⁰ det Fₚⁿ
 //   counts       constraints touching p (Jacobi averaging, as Simulation::count_incidence):
 //                contacts + 1 + |N(p)| + |S(p)|, S(p) = {b ∈ N(p) : |x_bⁿ − x_pⁿ| < Δx}; a free
-//                particle is a contact candidate of plane i when n·xⁿ − d < 2(|vⁿ|Δt + aΔt²)
+//                particle is a contact candidate of collider i when φ_i(xⁿ) − r < 2(|vⁿ|Δt + aΔt²)
 //                (ColliderContacts::generate with margin 0); bits 24.. hold the candidate mask
 //   frozen       M_p = Σ_b V_b ∇W_b(x_p) ⊗ (x_b − x_p), L_p = pinv(M_p) (singular values
 //                |σ| < threshold dropped), stored per particle; q_p = −Σ_b q_b with
@@ -21,14 +21,14 @@
 //                  XPBI  Δt∇v_p = Σ_k (x_k − x_kⁿ) q_kᵀ, F_tr = (I + Δt∇v_p)Fⁿ, F_E = Z(F_tr),
 //                        C = √(2Ψ(F_E)), G = P(F_E)Fⁿᵀ/C, α̃ = 1/(V⁰Δt²),
 //                        Δλ = s(−C − α̃λ)/(Σ_k w_k|G q_k|² + α̃), stores D_p = Δλ G
-//                  planes n·x ≥ d (d includes the particle radius; unilateral, λ ≥ 0) with
+//                  colliders φ(x) ≥ r (planes, spheres, boxes, capsules; unilateral, λ ≥ 0) with
 //                        the core's budgeted Coulomb friction (xpbd_core::contact::friction):
 //                        d_n = wλ, τ = tangential correction applied so far in the step;
 //                        stick if |Δx_t| + τ ≤ μ_s d_n, else slide by min(μ_k d_n − τ, |Δx_t|)
 //                  spacing pairs |x_p − x_b| ≥ 0.75 r (r = 1.1Δx by default; unilateral), both ends compute the
 //                        pair identically in canonical (min, max) order
 //   apply        Jacobi phase 2 (gather, no float atomics): x_p += w_p (D_p q_p +
-//                Σ_b D_b q_{b→p}) + plane and pair corrections
+//                Σ_b D_b q_{b→p}) + collider and pair corrections
 //   velocities   v = u/Δt (then damped)
 //   xsph         v_p += c Σ_b V_b W_pb (v_b − v_p)  (into dx_local), then u = Δt v
 //   update_f     Fⁿ⁺¹ = Z((I + Δt∇v)Fⁿ) with the final velocities, hardening committed,
@@ -37,7 +37,6 @@
 // Prepend svd3.wgsl and plasticity.wgsl.
 
 const XWG: u32 = 64u;
-const MAX_PLANES: u32 = 4u;
 const C_AT_REST: f32 = 1e-12;
 const FLAG_IN_LOOP: u32 = 1u;
 const FLAG_SPACING: u32 = 2u;
@@ -47,7 +46,7 @@ const FLAG_KINEMATIC: u32 = 8u;
 
 struct XpbiParams {
     n: u32,
-    n_planes: u32,
+    n_colliders: u32,
     flags: u32,
     _pad0: u32,
     dt: f32,
@@ -66,12 +65,12 @@ struct XpbiParams {
     damping: f32,
     // Acceleration bound a of the contact candidate test (ContactOptions::acceleration).
     contact_accel: f32,
-    _pad2: f32,
+    // Particle radius r of the contacts (m).
+    contact_radius: f32,
     gravity: vec4<f32>,
-    // xyz: unit normal, w: offset d of n·x ≥ d.
-    planes: array<vec4<f32>, 4>,
-    friction_s: vec4<f32>,
-    friction_k: vec4<f32>,
+    // Static colliders (colliders.wgsl; MAX_XPBI_COLLIDERS on the host) with μ_s and μ_k; a
+    // plane's offset includes r (n·x ≥ d + r).
+    colliders: array<Collider, 8>,
     plastic: Plastic,
 }
 
@@ -88,7 +87,7 @@ struct XpbiParams {
 // (hardening, volume correction, 0, 0)
 @group(0) @binding(8) var<storage, read_write> pstate: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> lam: array<f32>;
-@group(0) @binding(10) var<storage, read_write> lam_planes: array<vec4<f32>>;
+@group(0) @binding(10) var<storage, read_write> lam_colliders: array<array<f32, 8>>;
 @group(0) @binding(11) var<storage, read_write> dmat: array<mat3x3<f32>>;
 @group(0) @binding(12) var<storage, read_write> qself: array<vec4<f32>>;
 @group(0) @binding(13) var<storage, read_write> dx_local: array<vec4<f32>>;
@@ -99,8 +98,8 @@ struct XpbiParams {
 @group(0) @binding(17) var<storage, read_write> lam_sp: array<f32>;
 // 0..3: min keys of x, 3..6: max keys, 6: max |v|² bits.
 @group(0) @binding(18) var<storage, read_write> stats_out: array<atomic<u32>>;
-// Tangential friction budget τ per (particle, plane).
-@group(0) @binding(19) var<storage, read_write> tau_planes: array<vec4<f32>>;
+// Tangential friction budget τ per (particle, collider).
+@group(0) @binding(19) var<storage, read_write> tau_colliders: array<array<f32, 8>>;
 
 const COUNT_MASK: u32 = 0x00ffffffu;
 
@@ -235,8 +234,8 @@ fn count_incidence(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     var contacts = 0u;
     if pinfo[p].x > 0.0 {
         let bound = 2.0 * (length(v[p].xyz) * xp.dt + xp.contact_accel * xp.dt * xp.dt);
-        for (var i = 0u; i < xp.n_planes; i++) {
-            if dot(xp.planes[i].xyz, xn[p].xyz) - xp.planes[i].w < bound {
+        for (var i = 0u; i < xp.n_colliders; i++) {
+            if contact_gap(i, p, vec3<f32>(0.0)).w < bound {
                 mask |= 1u << i;
                 contacts += 1u;
             }
@@ -300,8 +299,8 @@ fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         return;
     }
     lam[p] = 0.0;
-    lam_planes[p] = vec4<f32>(0.0);
-    tau_planes[p] = vec4<f32>(0.0);
+    lam_colliders[p] = array<f32, 8>();
+    tau_colliders[p] = array<f32, 8>();
     for (var s = nb_offsets[p]; s < nb_offsets[p + 1u]; s++) {
         lam_sp[s] = 0.0;
     }
@@ -382,13 +381,27 @@ fn xpbi_project(p: u32, factor: f32) -> mat3x3<f32> {
     return gf * dl;
 }
 
-// Plane contacts of p (candidates only) from displacement `u0`; returns the corrected
+// (n, C) of the contact of p with collider i at displacement u: C = φ(xⁿ + u) − r, n = ∇φ
+// (xpbd_core's ColliderContacts::evaluate). A plane's offset carries r and its C is evaluated
+// as (n·xⁿ − d) + n·u, which keeps the f32 accuracy of the small displacement u (module
+// docs); the other shapes evaluate φ at xⁿ + u.
+fn contact_gap(i: u32, p: u32, u: vec3<f32>) -> vec4<f32> {
+    let col = xp.colliders[i];
+    if col.kind == COLLIDER_PLANE {
+        let nrm = col.shape.xyz;
+        return vec4<f32>(nrm, (dot(nrm, xn[p].xyz) - col.shape.w) + dot(nrm, u));
+    }
+    let sd = collider_distance(col, xn[p].xyz + u);
+    return vec4<f32>(sd.xyz, sd.w - xp.contact_radius);
+}
+
+// Collider contacts of p (candidates only) from displacement `u0`; returns the corrected
 // displacement. Jacobi (`sequential` = false): every contact starts from u0 and the
 // corrections are summed; Gauss-Seidel: each contact starts where the previous one ended.
 fn contacts_project(p: u32, u0: vec3<f32>, sequential: bool) -> vec3<f32> {
     let wp = pinfo[p].x;
-    var lp = lam_planes[p];
-    var tp = tau_planes[p];
+    var lp = lam_colliders[p];
+    var tp = tau_colliders[p];
     let mask = counts[p] >> 24u;
     var factor = 1.0;
     if !sequential {
@@ -396,13 +409,14 @@ fn contacts_project(p: u32, u0: vec3<f32>, sequential: bool) -> vec3<f32> {
     }
     var cur = u0;
     var corr = vec3<f32>(0.0);
-    for (var i = 0u; i < xp.n_planes; i++) {
+    for (var i = 0u; i < xp.n_colliders; i++) {
         var up = u0;
         if sequential {
             up = cur;
         }
-        let nrm = xp.planes[i].xyz;
-        let cv = (dot(nrm, xn[p].xyz) - xp.planes[i].w) + dot(nrm, up);
+        let gap = contact_gap(i, p, up);
+        let nrm = gap.xyz;
+        let cv = gap.w;
         if (mask & (1u << i)) == 0u || (cv >= 0.0 && lp[i] <= 0.0) || wp <= 0.0 {
             continue;
         }
@@ -411,8 +425,8 @@ fn contacts_project(p: u32, u0: vec3<f32>, sequential: bool) -> vec3<f32> {
         lp[i] += dlp;
         // Local copy of the displacement (x − xⁿ), corrected by the normal then friction.
         var xs = up + nrm * (wp * dlp);
-        let mu_s = xp.friction_s[i];
-        let mu_k = xp.friction_k[i];
+        let mu_s = xp.colliders[i].friction;
+        let mu_k = xp.colliders[i].kinetic_friction;
         if (mu_s > 0.0 || mu_k > 0.0) && lp[i] > 0.0 {
             let tang = xs - nrm * dot(xs, nrm);
             let t_len = length(tang);
@@ -432,8 +446,8 @@ fn contacts_project(p: u32, u0: vec3<f32>, sequential: bool) -> vec3<f32> {
         corr += xs - up;
         cur = xs;
     }
-    lam_planes[p] = lp;
-    tau_planes[p] = tp;
+    lam_colliders[p] = lp;
+    tau_colliders[p] = tp;
     if sequential {
         return cur;
     }
@@ -574,7 +588,7 @@ fn update_f(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
 
 // ---------------------------------------------------------------------------------------
 // Coloured Gauss-Seidel (SolverKind::Coloured): per iteration the contacts of every particle
-// (in plane order), then the position-correction pairs and the XPBI constraints, each by
+// (in collider order), then the position-correction pairs and the XPBI constraints, each by
 // 3³ cell colours (cell = H: cells of one colour are ≥ 2H apart, so the stencils {p} ∪ N(p)
 // of two threads never overlap, as xpbd_core::spatial::CellColouring); one thread per cell
 // of the colour, its particles in index order, corrections applied in place.
