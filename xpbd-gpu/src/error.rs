@@ -102,12 +102,10 @@ pub enum GpuError {
         /// Steps completed.
         steps: u64,
     },
-    /// The CPU continuum has a material table of several entries (a layered body); the GPU
-    /// XPBI path has one material for all particles, so it refuses rather than use one of
-    /// them for every particle.
-    #[error(
-        "the continuum has {materials} materials; the GPU XPBI path supports one material per body"
-    )]
+    /// The continuum's material table has more entries than the GPU's
+    /// (`xpbi_scene::MAX_GPU_MATERIALS`, 8), or none; the GPU refuses rather than merge or drop
+    /// materials.
+    #[error("the continuum has {materials} materials; the GPU XPBI path supports 1 to 8 per body")]
     SeveralMaterials {
         /// Entries of the CPU block's material table.
         materials: usize,

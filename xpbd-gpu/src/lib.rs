@@ -39,7 +39,8 @@
 //! XPBI (3D) runs on the GPU through [`GpuXpbi`] ([`xpbi`], `shaders/xpbi.wgsl`): neighbour grid
 //! by counting sort ([`grid`]), L_p by the f32 SVD pseudo-inverse ([`svd`]), corrected kernel
 //! gradients frozen for the step, the per-particle constraint with all five return mappings in
-//! the loop ([`plasticity`]: elastic, von Mises, Drucker–Prager, NACC, Herschel–Bulkley), the
+//! the loop ([`plasticity`]: elastic, von Mises, Drucker–Prager, NACC, Herschel–Bulkley; a
+//! table of up to eight materials per body), the
 //! Jacobi (gather) or coloured Gauss-Seidel (3³ cell colours) sweep, static colliders (planes,
 //! spheres, boxes, capsules) with the core's Coulomb friction, the position correction, XSPH and the F update; its input is an
 //! [`XpbiGpuScene`], usually taken from a CPU `xpbi_continuum::scene::ContinuumScene<3>`:
@@ -88,4 +89,4 @@ pub use scene::{MAX_COLLIDERS, Scene, SceneBlock, SceneCollider};
 pub use simulation::GpuSimulation;
 pub use world::GpuWorld;
 pub use xpbi::GpuXpbi;
-pub use xpbi_scene::{MAX_XPBI_COLLIDERS, XpbiCollider, XpbiGpuScene};
+pub use xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS, XpbiCollider, XpbiGpuScene};

@@ -14,8 +14,9 @@
 //!   bending, stable neo-Hookean tetrahedra) run
 //!   on [`crate::GpuSimulation`], with static planes, spheres, boxes and capsules and the
 //!   core's position-level Coulomb friction (no restitution);
-//! * **one XPBI continuum** on static planes, spheres, boxes and capsules (at most eight) runs
-//!   on [`crate::GpuXpbi`], with the core's Coulomb friction.
+//! * **one XPBI continuum** of up to eight materials (a layered body) on static planes,
+//!   spheres, boxes and capsules (at most eight) runs on [`crate::GpuXpbi`], with the core's
+//!   Coulomb friction.
 //!
 //! Everything else a description can hold is refused by name when the world is built
 //! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies (a continuum's

@@ -41,7 +41,7 @@ use crate::xpbi_layout::{COLOURS, storage_bytes};
 pub use crate::xpbi_layout::{
     GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS,
 };
-use crate::xpbi_scene::{MAX_XPBI_COLLIDERS, XpbiGpuScene};
+use crate::xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 use bytemuck::Zeroable;
 use xpbd_core::SolverKind;
@@ -51,6 +51,18 @@ const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
 const FLAG_AVERAGED: u32 = 4;
 const FLAG_KINEMATIC: u32 = 8;
+
+/// The material table packed for the shader (unused entries zero) with the step `dt`.
+fn packed_materials(
+    materials: &[(PlasticModel, f64, f64)],
+    dt: f64,
+) -> [GpuPlastic; MAX_GPU_MATERIALS] {
+    let mut out = [GpuPlastic::zeroed(); MAX_GPU_MATERIALS];
+    for (o, (model, mu, lambda)) in out.iter_mut().zip(materials) {
+        *o = GpuPlastic::new(model, *mu, *lambda, dt);
+    }
+    out
+}
 
 /// An XPBI continuum on the device (see the module docs).
 #[derive(Debug)]
@@ -63,8 +75,11 @@ pub struct GpuXpbi {
     spacing: f64,
     support: f64,
     params: GpuXpbiParams,
-    plastic_model: PlasticModel,
-    lame: (f64, f64),
+    /// The material table: model and Lamé parameters (μ, λ) per entry, packed with the step's
+    /// Δt by [`GpuXpbi::set_dt`].
+    materials: Vec<(PlasticModel, f64, f64)>,
+    /// Material id per particle (empty: all 0), kept for uploads of the plastic state.
+    material_ids: Vec<u8>,
     velocity_damping: f64,
     pipes: Pipes,
     bufs: Buffers,
@@ -121,8 +136,14 @@ impl GpuXpbi {
         check_binding(&ctx, "fmat", storage_bytes(n, 48))?;
         let s = &scene.settings;
         let support = s.support();
-        let lame = scene.material.lame();
-        let plastic_model = scene.material.plasticity;
+        let materials: Vec<(PlasticModel, f64, f64)> = scene
+            .materials
+            .iter()
+            .map(|m| {
+                let lame = m.lame();
+                (m.plasticity, lame.mu, lame.lambda)
+            })
+            .collect();
         let mut colliders = [GpuCollider::zeroed(); MAX_XPBI_COLLIDERS];
         for (i, c) in scene.colliders.iter().enumerate() {
             // A plane carries the contact radius in its offset (`contact_gap` in xpbi.wgsl).
@@ -182,7 +203,7 @@ impl GpuXpbi {
                 0.0,
             ],
             colliders,
-            plastic: GpuPlastic::new(&plastic_model, lame.mu, lame.lambda, 1e-4),
+            materials: packed_materials(&materials, 1e-4),
         };
         let pipes = ctx.scoped(|| make_pipes(ctx.device()))?;
         let bufs = ctx.scoped(|| make_buffers(ctx.device(), n))?;
@@ -209,8 +230,8 @@ impl GpuXpbi {
             spacing: s.spacing,
             support,
             params,
-            plastic_model,
-            lame: (lame.mu, lame.lambda),
+            materials,
+            material_ids: scene.material_ids.clone(),
             velocity_damping: scene.velocity_damping,
             pipes,
             bufs,
@@ -316,7 +337,11 @@ impl GpuXpbi {
         let f: Vec<[[f32; 4]; 3]> = deformation_gradients.iter().map(mat_cols).collect();
         let st: Vec<[f32; 4]> = plastic_states
             .iter()
-            .map(|s| [s[0] as f32, s[1] as f32, 0.0, 0.0])
+            .enumerate()
+            .map(|(i, s)| {
+                let id = self.material_ids.get(i).map_or(0.0, |&m| f32::from(m));
+                [s[0] as f32, s[1] as f32, id, 0.0]
+            })
             .collect();
         self.ctx.scoped(|| {
             q.write_buffer(&self.bufs.x, 0, bytemuck::cast_slice(&vec4(positions)));
@@ -456,7 +481,7 @@ impl GpuXpbi {
         self.params.damping = (-self.velocity_damping * dt).exp() as f32;
         // XSPH's per-step coefficient for this step (a rate by default: xpbi_continuum::xsph).
         self.params.xsph = self.xsph.coefficient(dt) as f32;
-        self.params.plastic = GpuPlastic::new(&self.plastic_model, self.lame.0, self.lame.1, dt);
+        self.params.materials = packed_materials(&self.materials, dt);
         // Statistics of the current state: CFL and finiteness, before anything changes.
         let (lo, hi, vmax) = self.stats()?;
         if !(lo.iter().chain(&hi).all(|c| c.is_finite())) {

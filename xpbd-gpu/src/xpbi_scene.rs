@@ -14,6 +14,9 @@ use crate::{GpuError, SceneCollider};
 /// Largest f32 as f64.
 const F32_MAX: f64 = f32::MAX as f64;
 
+/// Entries of a body's material table on the GPU (a uniform array of packed models).
+pub const MAX_GPU_MATERIALS: usize = 8;
+
 /// Colliders of an XPBI continuum on the GPU (a hopper of four walls, a floor and three
 /// obstacles; the candidate mask of a particle has 8 bits).
 pub const MAX_XPBI_COLLIDERS: usize = 8;
@@ -52,8 +55,11 @@ pub struct XpbiGpuScene {
     pub deformation_gradients: Vec<Matrix3<f64>>,
     /// Plastic states `[hardening, volume correction]`.
     pub plastic_states: Vec<[f64; 2]>,
-    /// The material (all five plasticity models are supported).
-    pub material: Material,
+    /// The body's material table (1 to [`MAX_GPU_MATERIALS`] entries; all five plasticity
+    /// models are supported).
+    pub materials: Vec<Material>,
+    /// Per particle, its entry of `materials` (empty: every particle has entry 0).
+    pub material_ids: Vec<u8>,
     /// Kernel support, pseudo-inverse threshold, XSPH, implicit/semi-implicit plasticity.
     pub settings: XpbiSettings,
     /// Solver iterations per step.
@@ -151,7 +157,7 @@ impl XpbiGpuScene {
         let n = p.len();
         let unsupported =
             |what: String, reason: &'static str| GpuError::Unsupported { what, reason };
-        if c.materials().len() > 1 {
+        if c.materials().len() > MAX_GPU_MATERIALS {
             return Err(GpuError::SeveralMaterials {
                 materials: c.materials().len(),
             });
@@ -238,7 +244,12 @@ impl XpbiGpuScene {
                 .iter()
                 .map(|s| [s.hardening, s.volume_correction])
                 .collect(),
-            material: *c.material(),
+            materials: c.materials().to_vec(),
+            material_ids: if c.materials().len() > 1 {
+                (0..n).map(|i| c.material_id(i) as u8).collect()
+            } else {
+                Vec::new()
+            },
             settings: *c.settings(),
             iterations: settings.iterations,
             solver: settings.solver,
@@ -283,7 +294,34 @@ impl XpbiGpuScene {
                 ));
             }
         }
-        self.material.validate()?;
+        if self.materials.is_empty() || self.materials.len() > MAX_GPU_MATERIALS {
+            return Err(GpuError::SeveralMaterials {
+                materials: self.materials.len(),
+            });
+        }
+        for m in &self.materials {
+            m.validate()?;
+        }
+        if !self.material_ids.is_empty() {
+            if self.material_ids.len() != n {
+                return Err(invalid(
+                    "material_ids length",
+                    self.material_ids.len() as f64,
+                    "must be 0 or the number of positions",
+                ));
+            }
+            if let Some(&id) = self
+                .material_ids
+                .iter()
+                .find(|&&id| id as usize >= self.materials.len())
+            {
+                return Err(invalid(
+                    "material id",
+                    id as f64,
+                    "must index the material table",
+                ));
+            }
+        }
         for i in 0..n {
             let finite = self.positions[i].iter().all(|c| c.is_finite())
                 && self.velocities[i].iter().all(|c| c.is_finite())

@@ -39,6 +39,7 @@ const RUNS: &[(&str, usize, &str)] = &[
     ("hanging_chain", 30, "xpbd"),
     ("hourglass", 20, "xpbi"),
     ("incline_friction", 30, "xpbd"),
+    ("layered_bank", 40, "xpbi"),
     ("sand_block", 20, "xpbi"),
     ("sand_block_notched", 20, "xpbi"),
     ("sand_column_2d", 20, "xpbi"),
@@ -413,7 +414,7 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
                [[continuum.layer]]\nmaterial = 'clay'\n\
                region = { box = { min = [-0.03, -0.03, 0.0], max = [0.03, 0.03, 0.03] } }\n",
             ),
-            Refused("materials"),
+            Runs(5),
         ),
         (
             "two continua",

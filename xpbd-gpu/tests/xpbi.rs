@@ -561,7 +561,7 @@ fn bad_input_and_unsupported_features_are_typed_errors() {
     ));
     // A friction angle outside (0°, 90°) is the CPU's typed error.
     let mut bad = good.clone();
-    bad.material = Material::sand_with_friction(95.0);
+    bad.materials = vec![Material::sand_with_friction(95.0)];
     assert!(matches!(
         GpuXpbi::new(ctx.clone(), &bad),
         Err(GpuError::Xpbi(_))

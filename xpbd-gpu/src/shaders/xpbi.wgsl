@@ -71,7 +71,9 @@ struct XpbiParams {
     // Static colliders (colliders.wgsl; MAX_XPBI_COLLIDERS on the host) with μ_s and μ_k; a
     // plane's offset includes r (n·x ≥ d + r).
     colliders: array<Collider, 8>,
-    plastic: Plastic,
+    // The body's material table (plasticity.wgsl; MAX_GPU_MATERIALS on the host), indexed by
+    // the material id in pstate.z.
+    materials: array<Plastic, 8>,
 }
 
 @group(0) @binding(0) var<uniform> xp: XpbiParams;
@@ -84,7 +86,7 @@ struct XpbiParams {
 @group(0) @binding(5) var<storage, read_write> pinfo: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> counts: array<u32>;
 @group(0) @binding(7) var<storage, read_write> fmat: array<mat3x3<f32>>;
-// (hardening, volume correction, 0, 0)
+// (hardening, volume correction, material id, 0)
 @group(0) @binding(8) var<storage, read_write> pstate: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> lam: array<f32>;
 @group(0) @binding(10) var<storage, read_write> lam_colliders: array<array<f32, 8>>;
@@ -104,6 +106,11 @@ struct XpbiParams {
 const COUNT_MASK: u32 = 0x00ffffffu;
 
 var<workgroup> red: array<array<u32, 7>, 64>;
+
+// The material of particle p: its entry of the table (the id is stored exactly as an f32).
+fn material_of(p: u32) -> Plastic {
+    return xp.materials[u32(pstate[p].z)];
+}
 
 fn tid(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return gid.x + gid.y * nwg.x * XWG;
@@ -348,12 +355,13 @@ fn xpbi_project(p: u32, factor: f32) -> mat3x3<f32> {
     let d = svd3(f_trial);
     let eps = log(max(d.sigma, vec3<f32>(MIN_SINGULAR_VALUE)));
     var e = eps;
-    if (xp.flags & FLAG_IN_LOOP) != 0u && xp.plastic.model != MODEL_ELASTIC {
-        let r = project_strain(eps, pstate[p].xy, xp.plastic);
+    let m = material_of(p);
+    if (xp.flags & FLAG_IN_LOOP) != 0u && m.model != MODEL_ELASTIC {
+        let r = project_strain(eps, pstate[p].xy, m);
         e = vec3<f32>(r.fe[0][0], r.fe[1][1], r.fe[2][2]);
     }
-    let mu = xp.plastic.mu;
-    let la = xp.plastic.lambda;
+    let mu = m.mu;
+    let la = m.lambda;
     let tr = e.x + e.y + e.z;
     let psi = mu * dot(e, e) + 0.5 * la * tr * tr;
     let c = sqrt(max(2.0 * psi, 0.0));
@@ -580,9 +588,10 @@ fn update_f(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
         g += outer(dsp[b].xyz, q_of(p, b));
     }
     let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
-    let r = return_map((identity + g) * fmat[p], pstate[p].xy, xp.plastic);
+    let id = pstate[p].z;
+    let r = return_map((identity + g) * fmat[p], pstate[p].xy, material_of(p));
     fmat[p] = r.fe;
-    pstate[p] = vec4<f32>(r.state, 0.0, 0.0);
+    pstate[p] = vec4<f32>(r.state, id, 0.0);
     x[p] = vec4<f32>(xn[p].xyz + dsp[p].xyz, 0.0);
 }
 
