@@ -110,6 +110,9 @@ pub struct GpuCollider {
     pub rotation: [[f32; 4]; 3],
     /// Box: half extents; capsule: half length and radius.
     pub dims: [f32; 4],
+    /// The displacement over the step of a kinematic collider (XPBI step; the pose above is
+    /// the one at the end of the step).
+    pub motion: [f32; 4],
 }
 
 /// `struct Colliders` (uniform).

@@ -200,7 +200,8 @@ impl SceneCollider {
 
     /// The core's collider `c` (number `index` of its contact block) at its pose, with the
     /// Coulomb coefficient `friction`; what the GPU contacts do not model is refused by name:
-    /// restitution, a moving collider, a signed-distance grid.
+    /// restitution, a signed-distance grid (its velocity is the caller's: the XPBD step
+    /// refuses it, the XPBI step moves the collider).
     ///
     /// ```
     /// use xpbd_core::contact::{Collider, Pose, Shape};
@@ -219,10 +220,10 @@ impl SceneCollider {
         friction: f64,
     ) -> Result<Self, GpuError> {
         use xpbd_core::contact::Shape;
-        if c.restitution != 0.0 || c.velocity.norm() != 0.0 {
+        if c.restitution != 0.0 {
             return Err(GpuError::Unsupported {
-                what: format!("collider {index}: restitution or motion"),
-                reason: "only static, inelastic colliders are ported",
+                what: format!("collider {index}: restitution"),
+                reason: "only inelastic colliders are ported",
             });
         }
         let (t, rotation) = (c.pose.translation, c.pose.rotation);
@@ -264,6 +265,26 @@ impl SceneCollider {
                 });
             }
         })
+    }
+
+    /// The collider moved rigidly by `d` (m).
+    ///
+    /// ```
+    /// use nalgebra::Vector3;
+    /// use xpbd_gpu::SceneCollider;
+    /// let floor = SceneCollider::Plane { normal: Vector3::new(0.0, 0.0, 2.0), offset: 0.1, friction: 0.0 };
+    /// let raised = floor.translated(&Vector3::new(5.0, 0.0, 0.25));
+    /// assert!(matches!(raised, SceneCollider::Plane { offset, .. } if (offset - 0.35).abs() < 1e-15));
+    /// ```
+    pub fn translated(&self, d: &Vector3<f64>) -> Self {
+        let mut out = *self;
+        match &mut out {
+            Self::Plane { normal, offset, .. } => *offset += normal.normalize().dot(d),
+            Self::Sphere { centre, .. }
+            | Self::Box { centre, .. }
+            | Self::Capsule { centre, .. } => *centre += d,
+        }
+        out
     }
 
     /// The friction coefficient μ.

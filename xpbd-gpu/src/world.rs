@@ -14,14 +14,16 @@
 //!   bending, stable neo-Hookean tetrahedra) run
 //!   on [`crate::GpuSimulation`], with static planes, spheres, boxes and capsules and the
 //!   core's position-level Coulomb friction (no restitution);
-//! * **one XPBI continuum** of up to eight materials (a layered body) on static planes,
-//!   spheres, boxes and capsules (at most eight) runs on [`crate::GpuXpbi`], with the core's
-//!   Coulomb friction.
+//! * **one XPBI continuum** of up to eight materials (a layered body) against up to eight
+//!   planes, spheres, boxes and capsules, static or translating with their velocity, runs on
+//!   [`crate::GpuXpbi`], with the core's Coulomb friction; the scene's colliders advance
+//!   with every good step.
 //!
 //! Everything else a description can hold is refused by name when the world is built
 //! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies (a continuum's
 //! grips move on the GPU as kinematic particles), nozzles, fluids, contacts between bodies, cloth self-collision, several
-//! continua, XPBD bodies and a continuum together, moving colliders, restitution, signed-distance grids.
+//! continua, XPBD bodies and a continuum together, moving colliders of XPBD bodies, restitution,
+//! signed-distance grids.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
 //! `Simulation::next_step_size` on the synchronised state (the XPBI CFL bound
@@ -32,7 +34,7 @@
 use std::sync::Arc;
 
 use nalgebra::Matrix3;
-use xpbd_core::contact::{ColliderContacts, ContactOptions, ContactProjection};
+use xpbd_core::contact::{ColliderContacts, ColliderId, ContactOptions, ContactProjection};
 use xpbd_core::error::ConstraintRef;
 use xpbd_core::simulation::BlockHandle;
 use xpbd_core::{AdvanceReport, StepError};
@@ -42,6 +44,7 @@ use xpbi_continuum::continuum::XpbiContinuum;
 
 use crate::{
     GpuContext, GpuError, GpuSimulation, GpuXpbi, Scene, SceneBlock, SceneCollider, XpbiGpuScene,
+    xpbi_scene::xpbi_colliders,
 };
 
 /// The device step behind a world.
@@ -154,6 +157,12 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, 
             return Err(unsupported(
                 format!("collider {i}: static and kinetic friction differ"),
                 "the GPU's XPBD contacts have one Coulomb coefficient",
+            ));
+        }
+        if c.velocity.norm() != 0.0 {
+            return Err(unsupported(
+                format!("collider {i}: motion"),
+                "the GPU's XPBD contacts are static (a continuum's colliders may move)",
             ));
         }
         out.push(SceneCollider::from_core(
@@ -321,6 +330,12 @@ impl GpuWorld {
                         .collect();
                     gpu.set_kinematic_displacements(&moves)?;
                 }
+                // Kinematic colliders start every attempt where the scene holds them (a failed
+                // attempt moved the device's copy) and the scene's advance with a good one.
+                let moving = gpu.colliders().iter().any(|c| c.velocity.norm() != 0.0);
+                if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
+                    gpu.set_colliders(&xpbi_colliders(contacts)?)?;
+                }
                 let result = (0..substeps).try_for_each(|_| gpu.step(h_sub));
                 let x = gpu.positions()?;
                 let v = gpu.velocities()?;
@@ -358,6 +373,16 @@ impl GpuWorld {
                     .kind
                     .set_state_vector(&state)?;
                 self.scene.sim.set_time(time)?;
+                if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
+                    for k in 0..contacts.colliders().len() {
+                        let c = &contacts.colliders()[k];
+                        if c.velocity.norm() != 0.0 {
+                            let mut pose = c.pose;
+                            pose.translation += c.velocity * h;
+                            contacts.set_pose(ColliderId(k), pose)?;
+                        }
+                    }
+                }
                 Ok(())
             }
         }

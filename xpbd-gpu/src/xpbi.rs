@@ -41,7 +41,7 @@ use crate::xpbi_layout::{COLOURS, storage_bytes};
 pub use crate::xpbi_layout::{
     GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS,
 };
-use crate::xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS, XpbiGpuScene};
+use crate::xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS, XpbiCollider, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 use bytemuck::Zeroable;
 use xpbd_core::SolverKind;
@@ -51,6 +51,36 @@ const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
 const FLAG_AVERAGED: u32 = 4;
 const FLAG_KINEMATIC: u32 = 8;
+
+/// The colliders packed for a step of `dt`: each at its pose at the end of the step with its
+/// displacement over the step (`motion`), a plane's offset including the contact radius
+/// `radius` (`contact_gap` in xpbi.wgsl).
+fn packed_colliders(
+    colliders: &[XpbiCollider],
+    radius: f64,
+    dt: f64,
+) -> [GpuCollider; MAX_XPBI_COLLIDERS] {
+    let mut out = [GpuCollider::zeroed(); MAX_XPBI_COLLIDERS];
+    for (o, c) in out.iter_mut().zip(colliders) {
+        let d = c.velocity * dt;
+        let shape = match c.shape.translated(&d) {
+            SceneCollider::Plane {
+                normal,
+                offset,
+                friction,
+            } => SceneCollider::Plane {
+                normal,
+                offset: offset + radius,
+                friction,
+            },
+            other => other,
+        };
+        *o = pack_collider(&shape);
+        o.kinetic_friction = c.kinetic_friction as f32;
+        o.motion = [d.x as f32, d.y as f32, d.z as f32, 0.0];
+    }
+    out
+}
 
 /// The material table packed for the shader (unused entries zero) with the step `dt`.
 fn packed_materials(
@@ -80,6 +110,9 @@ pub struct GpuXpbi {
     materials: Vec<(PlasticModel, f64, f64)>,
     /// Material id per particle (empty: all 0), kept for uploads of the plastic state.
     material_ids: Vec<u8>,
+    /// The colliders at the start of the next step (kinematic ones advance after each step).
+    colliders: Vec<XpbiCollider>,
+    particle_radius: f64,
     velocity_damping: f64,
     pipes: Pipes,
     bufs: Buffers,
@@ -144,24 +177,7 @@ impl GpuXpbi {
                 (m.plasticity, lame.mu, lame.lambda)
             })
             .collect();
-        let mut colliders = [GpuCollider::zeroed(); MAX_XPBI_COLLIDERS];
-        for (i, c) in scene.colliders.iter().enumerate() {
-            // A plane carries the contact radius in its offset (`contact_gap` in xpbi.wgsl).
-            let shape = match c.shape {
-                SceneCollider::Plane {
-                    normal,
-                    offset,
-                    friction,
-                } => SceneCollider::Plane {
-                    normal,
-                    offset: offset + scene.particle_radius,
-                    friction,
-                },
-                other => other,
-            };
-            colliders[i] = pack_collider(&shape);
-            colliders[i].kinetic_friction = c.kinetic_friction as f32;
-        }
+        let colliders = packed_colliders(&scene.colliders, scene.particle_radius, 0.0);
         let flags = if s.plasticity_in_loop {
             FLAG_IN_LOOP
         } else {
@@ -232,6 +248,8 @@ impl GpuXpbi {
             params,
             materials,
             material_ids: scene.material_ids.clone(),
+            colliders: scene.colliders.clone(),
+            particle_radius: scene.particle_radius,
             velocity_damping: scene.velocity_damping,
             pipes,
             bufs,
@@ -472,6 +490,30 @@ impl GpuXpbi {
         })?;
         self.steps += 1;
         self.time += dt;
+        for c in &mut self.colliders {
+            c.shape = c.shape.translated(&(c.velocity * dt));
+        }
+        Ok(())
+    }
+
+    /// The colliders at the start of the next step (a kinematic collider has moved by its
+    /// velocity times each step taken).
+    pub fn colliders(&self) -> &[XpbiCollider] {
+        &self.colliders
+    }
+
+    /// Replaces the colliders (the same number, e.g. the poses a host kept through a rollback);
+    /// checked as [`XpbiGpuScene::validate`] checks them.
+    pub fn set_colliders(&mut self, colliders: &[XpbiCollider]) -> Result<(), GpuError> {
+        if colliders.len() != self.colliders.len() {
+            return Err(GpuError::Build(xpbd_core::BuildError::InvalidSetting {
+                field: "collider count",
+                value: colliders.len() as f64,
+                reason: "must equal the uploaded scene's",
+            }));
+        }
+        crate::xpbi_scene::validate_colliders(colliders)?;
+        self.colliders = colliders.to_vec();
         Ok(())
     }
 
@@ -482,6 +524,7 @@ impl GpuXpbi {
         // XSPH's per-step coefficient for this step (a rate by default: xpbi_continuum::xsph).
         self.params.xsph = self.xsph.coefficient(dt) as f32;
         self.params.materials = packed_materials(&self.materials, dt);
+        self.params.colliders = packed_colliders(&self.colliders, self.particle_radius, dt);
         // Statistics of the current state: CFL and finiteness, before anything changes.
         let (lo, hi, vmax) = self.stats()?;
         if !(lo.iter().chain(&hi).all(|c| c.is_finite())) {

@@ -21,9 +21,10 @@ pub const MAX_GPU_MATERIALS: usize = 8;
 /// obstacles; the candidate mask of a particle has 8 bits).
 pub const MAX_XPBI_COLLIDERS: usize = 8;
 
-/// A static rigid collider of the continuum: a plane, sphere, box or capsule at its pose
-/// ([`SceneCollider`], whose `friction` is the static Coulomb coefficient μ_s), particle centres
-/// kept at `φ(x) ≥ r` (r: the scene's particle radius), with the core's Coulomb friction
+/// A rigid collider of the continuum, static or translating: a plane, sphere, box or capsule
+/// at its pose ([`SceneCollider`], whose `friction` is the static Coulomb coefficient μ_s),
+/// particle centres kept at `φ(x) ≥ r` (r: the scene's particle radius), with the core's
+/// Coulomb friction on the displacement relative to the collider
 /// (`xpbd_core::contact::friction`: static and kinetic coefficients).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct XpbiCollider {
@@ -31,6 +32,9 @@ pub struct XpbiCollider {
     pub shape: SceneCollider,
     /// Kinetic Coulomb coefficient 0 ≤ μ_k ≤ μ_s.
     pub kinetic_friction: f64,
+    /// Velocity of a kinematic collider (m/s; zero: static): it translates by `velocity Δt`
+    /// over each step, as `xpbd_core::contact::Collider::velocity`.
+    pub velocity: Vector3<f64>,
 }
 
 impl XpbiCollider {
@@ -222,17 +226,7 @@ impl XpbiGpuScene {
                  substep and iteration",
             ));
         }
-        let colliders = contacts
-            .colliders()
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                Ok(XpbiCollider {
-                    shape: SceneCollider::from_core(i, c, c.friction.static_coefficient)?,
-                    kinetic_friction: c.friction.kinetic_coefficient,
-                })
-            })
-            .collect::<Result<Vec<_>, GpuError>>()?;
+        let colliders = xpbi_colliders(contacts)?;
         Ok(Self {
             positions: p.x.clone(),
             velocities: p.v.clone(),
@@ -420,24 +414,7 @@ impl XpbiGpuScene {
                 "a rate must be finite and >= 0, a per-step coefficient in [0, 1]",
             ));
         }
-        if self.colliders.len() > MAX_XPBI_COLLIDERS {
-            return Err(GpuError::Unsupported {
-                what: format!("{} colliders", self.colliders.len()),
-                reason: "the GPU XPBI step has at most 8 colliders",
-            });
-        }
-        for (i, c) in self.colliders.iter().enumerate() {
-            c.shape.validate(i)?;
-            let (mu_s, mu_k) = (c.static_friction(), c.kinetic_friction);
-            if !(mu_k.is_finite() && mu_k >= 0.0 && mu_k <= mu_s) {
-                return Err(GpuError::InvalidCollider {
-                    index: i,
-                    field: "kinetic friction",
-                    value: mu_k,
-                    reason: "must lie in [0, static friction]",
-                });
-            }
-        }
+        validate_colliders(&self.colliders)?;
         for (field, value) in [
             ("particle_radius", self.particle_radius),
             ("contact_acceleration", self.contact_acceleration),
@@ -490,4 +467,65 @@ impl crate::StepBackend for crate::GpuXpbi {
     fn time(&self) -> f64 {
         crate::GpuXpbi::time(self)
     }
+}
+
+/// Checks a collider list: at most [`MAX_XPBI_COLLIDERS`], valid shapes, finite velocities,
+/// `0 ≤ μ_k ≤ μ_s`.
+pub(crate) fn validate_colliders(colliders: &[XpbiCollider]) -> Result<(), GpuError> {
+    if colliders.len() > MAX_XPBI_COLLIDERS {
+        return Err(GpuError::Unsupported {
+            what: format!("{} colliders", colliders.len()),
+            reason: "the GPU XPBI step has at most 8 colliders",
+        });
+    }
+    for (i, c) in colliders.iter().enumerate() {
+        c.shape.validate(i)?;
+        if let Some(&v) = c.velocity.iter().find(|v| !v.is_finite()) {
+            return Err(GpuError::InvalidCollider {
+                index: i,
+                field: "velocity",
+                value: v,
+                reason: "must be finite",
+            });
+        }
+        let (mu_s, mu_k) = (c.static_friction(), c.kinetic_friction);
+        if !(mu_k.is_finite() && mu_k >= 0.0 && mu_k <= mu_s) {
+            return Err(GpuError::InvalidCollider {
+                index: i,
+                field: "kinetic friction",
+                value: mu_k,
+                reason: "must lie in [0, static friction]",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The colliders of a core contact block as the GPU XPBI step takes them, in its order: each
+/// at its current pose, with its velocity; restitution, signed-distance grids and target
+/// poses are refused by name.
+pub fn xpbi_colliders(
+    contacts: &xpbd_core::contact::ColliderContacts<3>,
+) -> Result<Vec<XpbiCollider>, GpuError> {
+    contacts
+        .colliders()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if contacts
+                .target_pose(xpbd_core::contact::ColliderId(i))
+                .is_some()
+            {
+                return Err(GpuError::Unsupported {
+                    what: format!("collider {i}: a target pose"),
+                    reason: "GPU colliders move with a constant velocity",
+                });
+            }
+            Ok(XpbiCollider {
+                shape: SceneCollider::from_core(i, c, c.friction.static_coefficient)?,
+                kinetic_friction: c.friction.kinetic_coefficient,
+                velocity: c.velocity,
+            })
+        })
+        .collect()
 }

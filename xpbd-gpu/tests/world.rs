@@ -399,6 +399,14 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
             Runs(5),
         ),
         (
+            "continuum pushed by a moving box",
+            c(&format!(
+                "{SAND}[[collider]]\nshape = {{ box = {{ half_extents = [0.01, 0.1, 0.1] }} }}\n\
+                 center = [0.0401, 0.0, 0.03]\nvelocity = [-1.0, 0.0, 0.0]\nfriction = 0.3\n"
+            )),
+            Runs(5),
+        ),
+        (
             "continuum against a bouncing sphere",
             c(&format!(
                 "{SAND}[[collider]]\nshape = {{ sphere = {{ radius = 0.02 }} }}\n\
@@ -491,6 +499,23 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
                 );
                 assert!(moved > 1e-6, "{name}: nothing moved");
                 assert!(dx <= bound, "{name}: {dx:e} > {bound:e}");
+                // The scene's colliders are where the CPU's are (kinematic ones advanced).
+                let poses = |s: &BuiltScene| -> Vec<Vector3<f64>> {
+                    s.block_kinds()
+                        .iter()
+                        .filter_map(|k| match k {
+                            xpbd_scene::BlockKind::Contacts(c) => Some(c),
+                            _ => None,
+                        })
+                        .flat_map(|c| c.colliders().iter().map(|c| c.pose.translation))
+                        .collect()
+                };
+                let (pc, pg) = (poses(&cpu), poses(gpu.scene()));
+                assert_eq!(pc.len(), pg.len(), "{name}: colliders");
+                assert!(
+                    max_diff(&pc, &pg) <= 1e-12,
+                    "{name}: collider poses {pg:?} vs the CPU's {pc:?}"
+                );
             }
         }
     }

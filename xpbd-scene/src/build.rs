@@ -839,7 +839,8 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
                     rotation: spec.rotation(),
                 })
                 .with_friction(friction)
-                .with_restitution(spec.restitution);
+                .with_restitution(spec.restitution)
+                .moving_at(v3(spec.velocity));
             contacts
                 .add_collider(collider)
                 .map_err(SceneError::contact_at(file, format!("collider[{k}]")))?;
@@ -1050,6 +1051,16 @@ impl BuiltScene {
             }
         }
         f
+    }
+
+    /// The scene's collider contacts (ground, walls, obstacles), mutably: for a backend that
+    /// steps them itself and hands the colliders' poses back (`ColliderContacts::set_pose`).
+    pub fn collider_contacts_mut(&mut self) -> Option<&mut ColliderContacts<3>> {
+        let h = self.handles.iter().find_map(|h| match *h {
+            AnyBlock::Contacts(h) => Some(h),
+            _ => None,
+        })?;
+        Some(&mut self.sim.block_mut(h).kind)
     }
 
     /// Every constraint block with its kind, in `sim.blocks()` order.

@@ -29,7 +29,7 @@
 //!
 //! What is *not* stored, and why that is exact: data rebuilt from the positions at every
 //! substep (contact candidates and friction budgets, XPBI neighbour lists, Vⁿ, L_p, kernel
-//! weights and colourings, Jacobi counts); static colliders do not move; the neighbour settings
+//! weights and colourings, Jacobi counts); the colliders' poses are their block's state; the neighbour settings
 //! (support, spacing, colour scheme) come from the scene text.
 
 use std::path::{Path, PathBuf};

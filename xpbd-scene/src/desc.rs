@@ -333,6 +333,7 @@ impl ColliderSpec {
             rotation_deg: [0.0; 3],
             friction: 0.0,
             restitution: 0.0,
+            velocity: [0.0; 3],
         }
     }
     /// The ground `z ≤ height` with Coulomb friction μ.

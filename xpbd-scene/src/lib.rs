@@ -141,12 +141,13 @@
 //! friction = 0.4              # Coulomb μ between them
 //! # contact = false           # they pass through each other
 //!
-//! [[collider]]                # static; shape = plane | sphere | box | capsule
+//! [[collider]]                # shape = plane | sphere | box | capsule
 //! shape = { sphere = { radius = 0.3 } }
 //! center = [0.0, 0.0, 0.3]
 //! rotation_deg = [0.0, 0.0, 0.0]   # R = Rz Ry Rx, degrees (e.g. tilted box walls)
 //! friction = 0.4
 //! restitution = 0.0
+//! velocity = [0.0, 0.0, 0.0]  # m/s: a kinematic collider translates at it (default static)
 //!
 //! [contacts]                  # required with colliders
 //! radius = 0.01               # particle radius, m

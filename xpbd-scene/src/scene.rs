@@ -343,7 +343,7 @@ pub enum ShapeSpec {
     },
 }
 
-/// `[[collider]]`: a static collider.
+/// `[[collider]]`: a rigid collider, static or translating with a constant velocity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ColliderSpec {
@@ -363,6 +363,14 @@ pub struct ColliderSpec {
     /// Restitution coefficient e ∈ [0, 1].
     #[serde(default)]
     pub restitution: f64,
+    /// Velocity (m/s) of a kinematic collider, which translates at it from the start (a
+    /// bulldozer blade, a piston); absent or zero: static.
+    #[serde(default, skip_serializing_if = "is_zero3")]
+    pub velocity: [f64; 3],
+}
+
+fn is_zero3(v: &[f64; 3]) -> bool {
+    v.iter().all(|&c| c == 0.0)
 }
 
 impl ColliderSpec {
@@ -694,6 +702,7 @@ impl SceneDesc {
                 (0.0..=1.0).contains(&c.restitution),
                 "must lie in [0, 1]",
             );
+            v.finite3(&f("velocity"), c.velocity);
             match &c.shape {
                 ShapeSpec::Plane { normal, offset } => {
                     v.finite3(&f("shape.plane.normal"), *normal);

@@ -65,6 +65,21 @@ fn nan_value_names_field_and_value() {
 }
 
 #[test]
+fn infinite_collider_velocity_names_field_and_value() {
+    let text = format!(
+        "{GOOD}[[collider]]\nshape = {{ sphere = {{ radius = 0.1 }} }}\nvelocity = [0.0, inf, 0.0]\n\
+         [contacts]\nradius = 0.01\n"
+    );
+    let e = parse(&text).unwrap_err();
+    let SceneError::InvalidValue { field, value, .. } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(field.as_str(), "collider[0].velocity", "{e}");
+    assert_eq!(value.as_str(), "[0.0, inf, 0.0]", "{e}");
+    assert!(e.to_string().starts_with("bad.toml:15"), "{e}");
+}
+
+#[test]
 fn out_of_range_count_names_field_and_value() {
     let e = parse(&GOOD.replace("frames = 2", "frames = 0")).unwrap_err();
     let SceneError::InvalidValue { field, value, .. } = &e else {

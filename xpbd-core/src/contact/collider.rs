@@ -220,6 +220,21 @@ impl<const D: usize> ColliderContacts<D> {
         Ok(())
     }
 
+    /// Places a collider at `pose` now, without sweeping through the space between (the next
+    /// step starts there): for a backend that steps the contacts itself and hands the poses
+    /// back.
+    pub fn set_pose(&mut self, id: ColliderId, pose: Pose<D>) -> Result<(), ContactError> {
+        pose.validate()?;
+        self.collider_mut(id)?.pose = pose;
+        Ok(())
+    }
+
+    /// The pose a collider is animated to over the next step ([`Self::set_target_pose`]),
+    /// if one is set.
+    pub fn target_pose(&self, id: ColliderId) -> Option<&Pose<D>> {
+        self.motion.get(id.0).and_then(|m| m.target.as_ref())
+    }
+
     fn collider_mut(&mut self, id: ColliderId) -> Result<&mut Collider<D>, ContactError> {
         let len = self.colliders.len();
         self.colliders
@@ -475,6 +490,39 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
                 m.target = None;
             }
         }
+    }
+
+    /// The colliders' poses (translation, then the rotation column by column, per collider):
+    /// kinematic colliders move from step to step. Data rebuilt every substep (candidates,
+    /// friction budgets) is not state.
+    fn save_state(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.colliders.len() * (D + D * D));
+        for c in &self.colliders {
+            out.extend(c.pose.translation.iter());
+            out.extend(c.pose.rotation.iter());
+        }
+        out
+    }
+
+    /// Restores the poses of [`Self::save_state`]; an empty state (a checkpoint of static
+    /// colliders written before poses were stored) keeps the built poses.
+    fn load_state(&mut self, state: &[f64]) -> Result<(), BuildError> {
+        let per = D + D * D;
+        if state.is_empty() {
+            return Ok(());
+        }
+        if state.len() != per * self.colliders.len() || !state.iter().all(|v| v.is_finite()) {
+            return Err(BuildError::InvalidSetting {
+                field: "collider poses",
+                value: state.len() as f64,
+                reason: "must hold a finite translation and rotation per collider",
+            });
+        }
+        for (c, s) in self.colliders.iter_mut().zip(state.chunks_exact(per)) {
+            c.pose.translation = Vector::<D>::from_column_slice(&s[..D]);
+            c.pose.rotation = crate::Matrix::<D>::from_column_slice(&s[D..]);
+        }
+        Ok(())
     }
 
     fn checkpoint(&mut self) {

@@ -22,6 +22,9 @@ struct Collider {
     rot2: vec4<f32>,
     // Box: half extents; capsule: (half length, radius).
     dims: vec4<f32>,
+    // xyz: the collider's displacement over the step (a kinematic collider of the XPBI step,
+    // whose pose above is the one at the end of the step); zero for a static one.
+    motion: vec4<f32>,
 }
 
 // (|v|, v/|v|), or (0, e_z) for the zero vector (shape.rs, unit_or_up).

@@ -7,6 +7,8 @@
 //   counts       constraints touching p (Jacobi averaging, as Simulation::count_incidence):
 //                contacts + 1 + |N(p)| + |S(p)|, S(p) = {b ∈ N(p) : |x_bⁿ − x_pⁿ| < Δx}; a free
 //                particle is a contact candidate of collider i when φ_i(xⁿ) − r < 2(|vⁿ|Δt + aΔt²)
+//                + |d_i| (φ_i at the collider's pose at the start of the step, d_i its
+//                displacement over the step; ColliderContacts::generate's sweep)
 //                (ColliderContacts::generate with margin 0); bits 24.. hold the candidate mask
 //   frozen       M_p = Σ_b V_b ∇W_b(x_p) ⊗ (x_b − x_p), L_p = pinv(M_p) (singular values
 //                |σ| < threshold dropped), stored per particle; q_p = −Σ_b q_b with
@@ -242,7 +244,10 @@ fn count_incidence(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     if pinfo[p].x > 0.0 {
         let bound = 2.0 * (length(v[p].xyz) * xp.dt + xp.contact_accel * xp.dt * xp.dt);
         for (var i = 0u; i < xp.n_colliders; i++) {
-            if contact_gap(i, p, vec3<f32>(0.0)).w < bound {
+            // At the collider's pose at the start of the step, φ_start(x) = φ(x + d) (d: its
+            // displacement over the step), within the bound plus the sweep |d|.
+            let d = xp.colliders[i].motion.xyz;
+            if contact_gap(i, p, d).w < bound + length(d) {
                 mask |= 1u << i;
                 contacts += 1u;
             }
@@ -436,7 +441,9 @@ fn contacts_project(p: u32, u0: vec3<f32>, sequential: bool) -> vec3<f32> {
         let mu_s = xp.colliders[i].friction;
         let mu_k = xp.colliders[i].kinetic_friction;
         if (mu_s > 0.0 || mu_k > 0.0) && lp[i] > 0.0 {
-            let tang = xs - nrm * dot(xs, nrm);
+            // The displacement relative to the collider's over the step.
+            let rel = xs - xp.colliders[i].motion.xyz;
+            let tang = rel - nrm * dot(rel, nrm);
             let t_len = length(tang);
             if t_len > 0.0 {
                 let d_n = wp * lp[i];
