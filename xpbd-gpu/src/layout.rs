@@ -104,8 +104,8 @@ pub struct GpuCollider {
     pub friction: f32,
     /// μ_k (read by the XPBI step; the XPBD step packs μ).
     pub kinetic_friction: f32,
-    /// Padding.
-    pub pad: u32,
+    /// Restitution e (read by the XPBI step).
+    pub restitution: f32,
     /// Box and capsule: the columns of the rotation R (local axes in world coordinates).
     pub rotation: [[f32; 4]; 3],
     /// Box: half extents; capsule: half length and radius.

@@ -199,20 +199,17 @@ impl SceneCollider {
     }
 
     /// The core's collider `c` (number `index` of its contact block) at its pose, with the
-    /// Coulomb coefficient `friction`; what the GPU contacts do not model is refused by name:
-    /// restitution, a signed-distance grid (its velocity is the caller's: the XPBD step
-    /// refuses it, the XPBI step moves the collider).
+    /// Coulomb coefficient `friction`; a signed-distance grid is refused by name (velocity and
+    /// restitution are the caller's: the XPBD step refuses them, the XPBI step models them).
     ///
     /// ```
     /// use xpbd_core::contact::{Collider, Pose, Shape};
     /// use xpbd_core::Vector;
-    /// use xpbd_gpu::{GpuError, SceneCollider};
+    /// use xpbd_gpu::SceneCollider;
     /// let ball = Collider::fixed(Shape::Sphere { radius: 0.1 })
     ///     .at(Pose::from_translation(Vector::<3>::new(0.0, 0.0, 1.0)));
     /// let c = SceneCollider::from_core(0, &ball, 0.3).unwrap();
     /// assert!(matches!(c, SceneCollider::Sphere { radius: 0.1, .. }));
-    /// let bouncy = ball.with_restitution(0.5);
-    /// assert!(matches!(SceneCollider::from_core(0, &bouncy, 0.3), Err(GpuError::Unsupported { .. })));
     /// ```
     pub fn from_core(
         index: usize,
@@ -220,12 +217,6 @@ impl SceneCollider {
         friction: f64,
     ) -> Result<Self, GpuError> {
         use xpbd_core::contact::Shape;
-        if c.restitution != 0.0 {
-            return Err(GpuError::Unsupported {
-                what: format!("collider {index}: restitution"),
-                reason: "only inelastic colliders are ported",
-            });
-        }
         let (t, rotation) = (c.pose.translation, c.pose.rotation);
         Ok(match &c.shape {
             &Shape::HalfSpace { normal, offset } => {

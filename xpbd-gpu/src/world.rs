@@ -16,13 +16,13 @@
 //!   core's position-level Coulomb friction (no restitution);
 //! * **one XPBI continuum** of up to eight materials (a layered body) against up to eight
 //!   planes, spheres, boxes and capsules, static or translating with their velocity, runs on
-//!   [`crate::GpuXpbi`], with the core's Coulomb friction; the scene's colliders advance
+//!   [`crate::GpuXpbi`], with the core's Coulomb friction and restitution; the scene's colliders advance
 //!   with every good step.
 //!
 //! Everything else a description can hold is refused by name when the world is built
 //! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies (a continuum's
 //! grips move on the GPU as kinematic particles), nozzles, fluids, contacts between bodies, cloth self-collision, several
-//! continua, XPBD bodies and a continuum together, moving colliders of XPBD bodies, restitution,
+//! continua, XPBD bodies and a continuum together, moving or elastic colliders of XPBD bodies,
 //! signed-distance grids.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
@@ -157,6 +157,12 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, 
             return Err(unsupported(
                 format!("collider {i}: static and kinetic friction differ"),
                 "the GPU's XPBD contacts have one Coulomb coefficient",
+            ));
+        }
+        if c.restitution != 0.0 {
+            return Err(unsupported(
+                format!("collider {i}: restitution"),
+                "the GPU's XPBD contacts are inelastic (a continuum's may bounce)",
             ));
         }
         if c.velocity.norm() != 0.0 {

@@ -78,6 +78,7 @@ fn packed_colliders(
         *o = pack_collider(&shape);
         o.kinetic_friction = c.kinetic_friction as f32;
         o.motion = [d.x as f32, d.y as f32, d.z as f32, 0.0];
+        o.restitution = c.restitution as f32;
     }
     out
 }

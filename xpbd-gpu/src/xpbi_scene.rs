@@ -35,6 +35,9 @@ pub struct XpbiCollider {
     /// Velocity of a kinematic collider (m/s; zero: static): it translates by `velocity Δt`
     /// over each step, as `xpbd_core::contact::Collider::velocity`.
     pub velocity: Vector3<f64>,
+    /// Restitution e ∈ [0, 1]: the core's velocity-level restitution of a contact that was
+    /// approaching faster than `2 a Δt` (`xpbd_core::contact`, Müller et al. 2020 §3.6).
+    pub restitution: f64,
 }
 
 impl XpbiCollider {
@@ -488,6 +491,14 @@ pub(crate) fn validate_colliders(colliders: &[XpbiCollider]) -> Result<(), GpuEr
                 reason: "must be finite",
             });
         }
+        if !(0.0..=1.0).contains(&c.restitution) {
+            return Err(GpuError::InvalidCollider {
+                index: i,
+                field: "restitution",
+                value: c.restitution,
+                reason: "must lie in [0, 1]",
+            });
+        }
         let (mu_s, mu_k) = (c.static_friction(), c.kinetic_friction);
         if !(mu_k.is_finite() && mu_k >= 0.0 && mu_k <= mu_s) {
             return Err(GpuError::InvalidCollider {
@@ -502,7 +513,7 @@ pub(crate) fn validate_colliders(colliders: &[XpbiCollider]) -> Result<(), GpuEr
 }
 
 /// The colliders of a core contact block as the GPU XPBI step takes them, in its order: each
-/// at its current pose, with its velocity; restitution, signed-distance grids and target
+/// at its current pose, with its velocity and restitution; signed-distance grids and target
 /// poses are refused by name.
 pub fn xpbi_colliders(
     contacts: &xpbd_core::contact::ColliderContacts<3>,
@@ -525,6 +536,7 @@ pub fn xpbi_colliders(
                 shape: SceneCollider::from_core(i, c, c.friction.static_coefficient)?,
                 kinetic_friction: c.friction.kinetic_coefficient,
                 velocity: c.velocity,
+                restitution: c.restitution,
             })
         })
         .collect()

@@ -412,7 +412,7 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
                 "{SAND}[[collider]]\nshape = {{ sphere = {{ radius = 0.02 }} }}\n\
                  center = [0.0495, 0.0, 0.03]\nrestitution = 0.5\n"
             )),
-            Refused("restitution"),
+            Runs(5),
         ),
         (
             "continuum of layers",

@@ -15,7 +15,8 @@ struct Collider {
     // Coulomb coefficients μ_s and μ_k (the XPBD step has one μ and reads `friction`).
     friction: f32,
     kinetic_friction: f32,
-    _pad1: u32,
+    // Restitution e (read by the XPBI step).
+    restitution: f32,
     // Box and capsule: the columns of the rotation R (local axes in world coordinates).
     rot0: vec4<f32>,
     rot1: vec4<f32>,

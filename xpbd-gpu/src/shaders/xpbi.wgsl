@@ -31,7 +31,7 @@
 //                        pair identically in canonical (min, max) order
 //   apply        Jacobi phase 2 (gather, no float atomics): x_p += w_p (D_p q_p +
 //                Σ_b D_b q_{b→p}) + collider and pair corrections
-//   velocities   v = u/Δt (then damped)
+//   velocities   v = u/Δt (then damped, then the restitution of active contacts)
 //   xsph         v_p += c Σ_b V_b W_pb (v_b − v_p)  (into dx_local), then u = Δt v
 //   update_f     Fⁿ⁺¹ = Z((I + Δt∇v)Fⁿ) with the final velocities, hardening committed,
 //                x = xⁿ + u
@@ -551,6 +551,27 @@ fn velocities(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     var vv = dsp[p].xyz * xp.inv_dt;
     if pinfo[p].x > 0.0 {
         vv *= xp.damping;
+        // Restitution of each active contact (λ > 0) with an elastic collider, as the core's
+        // ColliderContacts::end_substep: with v̄_n the normal velocity relative to the collider
+        // before the step (v here still holds vⁿ + Δt g from predict) and v_n the one now, a
+        // contact approaching faster than 2aΔt gets v_n ← −e v̄_n.
+        let v_pre = v[p].xyz - xp.gravity.xyz * xp.dt;
+        let threshold = 2.0 * xp.contact_accel * xp.dt;
+        let lp = lam_colliders[p];
+        for (var i = 0u; i < xp.n_colliders; i++) {
+            let e = xp.colliders[i].restitution;
+            if e <= 0.0 || lp[i] <= 0.0 {
+                continue;
+            }
+            let nrm = contact_gap(i, p, dsp[p].xyz).xyz;
+            let v_obstacle = xp.colliders[i].motion.xyz * xp.inv_dt;
+            let vn_pre = dot(v_pre - v_obstacle, nrm);
+            if vn_pre >= -threshold {
+                continue;
+            }
+            let vn = dot(vv - v_obstacle, nrm);
+            vv += nrm * (-e * vn_pre - vn);
+        }
     }
     v[p] = vec4<f32>(vv, 0.0);
 }
