@@ -334,7 +334,7 @@ fn xpbi_nozzle_restart_is_bit_identical() {
     assert!(s.emitters[0].released() > 0 && s.emitters[0].pending() > 0);
 }
 
-// Issue 20, class 4: checkpoints are checked before they are trusted.
+// Checkpoints are checked before they are trusted.
 
 fn chain_checkpoint_bytes() -> (Vec<u8>, String) {
     let (text, path) = common::shortened("hanging_chain.toml", 2);

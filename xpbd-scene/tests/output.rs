@@ -1,4 +1,4 @@
-//! Issue 20, class 5: output that can be lost or confused. Frames are written atomically (a
+//! Output that can be lost or confused. Frames are written atomically (a
 //! failed write leaves no truncated frame), the output folder's `run.json` lists exactly the
 //! frames of the run that wrote it, and a bad output path is an error naming it.
 mod common;

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! M_p = Σ_b V_b ∇W_b(x_p) ⊗ (x_b − x_p)           (dimensionless, ≈ I inside a full neighbourhood)
-//! L_p = pinv(M_p)                                  (SVD pseudo-inverse)
+//! L_p = pinv(M_p)                                  (M_p⁻¹ when well conditioned, else the SVD pseudo-inverse)
 //! ∇v(x_p) ≈ Σ_b V_b (v_b − v_p) (L_p ∇W_b(x_p))ᵀ
 //! ```
 //!
@@ -116,13 +116,52 @@ pub fn corrected_weights<const D: usize>(
     neighbours: impl Iterator<Item = (SVector<f64, D>, f64)> + Clone,
     out: &mut Vec<SVector<f64, D>>,
 ) -> (SMatrix<f64, D, D>, usize) {
-    let m = moment_matrix(
-        neighbours
-            .clone()
-            .map(|(x_b, v_b)| (x_b - x_p, kernel.gradient(&(x_p - x_b)) * v_b)),
-    );
-    let (l, rank) = pseudo_inverse(&m, threshold);
+    // V_b ∇W_b(x_p) once per neighbour (kept in `out`, then premultiplied by L_p in place).
     out.clear();
-    out.extend(neighbours.map(|(x_b, v_b)| l * kernel.gradient(&(x_p - x_b)) * v_b));
+    let mut m = SMatrix::<f64, D, D>::zeros();
+    for (x_b, v_b) in neighbours {
+        let g = kernel.gradient(&(x_p - x_b)) * v_b;
+        m += g * (x_b - x_p).transpose();
+        out.push(g);
+    }
+    let (l, rank) = moment_pseudo_inverse(&m, threshold);
+    for q in out.iter_mut() {
+        *q = l * *q;
+    }
     (l, rank)
+}
+
+/// [`pseudo_inverse`] of a moment matrix, which is symmetric positive semi-definite: with
+/// `∇W_b(x_p) = W'(r) (x_p − x_b)/r`, `M_p = Σ_b V_b (−W'(r)/r) (x_b − x_p)(x_b − x_p)ᵀ`
+/// and `W' ≤ 0`. Its singular values are then its eigenvalues, so when the Cholesky
+/// factorisation of `sym(M) − threshold·I` exists every one of them is above the threshold,
+/// and `pinv(M) = M⁻¹` (the full-neighbourhood case, almost every particle, without an SVD).
+/// Otherwise (a free surface thin in some direction, an isolated particle) the SVD
+/// pseudo-inverse drops the directions below the threshold.
+///
+/// ```
+/// use nalgebra::Matrix3;
+/// use xpbi_continuum::correction::{moment_pseudo_inverse, pseudo_inverse};
+/// let m = Matrix3::new(1.0, 0.1, 0.0, 0.1, 0.8, 0.05, 0.0, 0.05, 0.9);
+/// let (fast, rank) = moment_pseudo_inverse(&m, 1e-2);
+/// assert_eq!(rank, 3);
+/// assert!((fast - pseudo_inverse(&m, 1e-2).0).norm() < 1e-12);
+/// // A neighbourhood on a plane: the normal direction is dropped.
+/// let flat = Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1e-9);
+/// assert_eq!(moment_pseudo_inverse(&flat, 1e-2).1, 2);
+/// ```
+pub fn moment_pseudo_inverse<const D: usize>(
+    m: &SMatrix<f64, D, D>,
+    threshold: f64,
+) -> (SMatrix<f64, D, D>, usize) {
+    let sym = (m + m.transpose()) * 0.5;
+    if sym.iter().all(|v| v.is_finite())
+        && (sym - SMatrix::<f64, D, D>::identity() * threshold)
+            .cholesky()
+            .is_some()
+        && let Some(inv) = sym.try_inverse()
+    {
+        return (inv, D);
+    }
+    pseudo_inverse(m, threshold)
 }

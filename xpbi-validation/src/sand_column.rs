@@ -35,7 +35,7 @@ pub struct SandColumnConfig {
 }
 
 impl SandColumnConfig {
-    /// Issue 5 defaults: S = 0.2 s, Δt = 1e-4 s, 10 iterations, φ = 30°.
+    /// The benchmark's defaults: S = 0.2 s, Δt = 1e-4 s, 10 iterations, φ = 30°.
     pub fn new(particles: usize) -> Self {
         Self {
             particles,

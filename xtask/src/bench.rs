@@ -61,6 +61,9 @@ pub enum BenchCommand {
         /// the state at every step (the JSON line gives the smallest and largest step taken).
         #[arg(long)]
         adaptive: bool,
+        /// Solver iterations per step.
+        #[arg(long, default_value_t = 10)]
+        iterations: usize,
     },
     /// The dam break: a water column a × a × 2a (a = 0.1 m, position-based fluid, ρ₀ = 1000
     /// kg/m³, μ = 1e-3 Pa·s) against the end wall of a frictionless tank 4a long, released at
@@ -134,6 +137,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             sweep,
             dt,
             adaptive,
+            iterations,
         } => {
             if material != "sand" {
                 bail!(
@@ -148,6 +152,10 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             config.seconds = seconds;
             config.dt = dt;
             config.adaptive = adaptive;
+            if iterations == 0 {
+                bail!("--iterations must be at least 1");
+            }
+            config.iterations = iterations;
             config.sweep = match sweep.as_str() {
                 "cells" => SweepOrder::Cells,
                 "slabs" => SweepOrder::Slabs,

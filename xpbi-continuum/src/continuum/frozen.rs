@@ -316,7 +316,7 @@ impl<const D: usize> XpbiContinuum<D> {
     }
 
     /// `B_p = Σ_b (x_bⁿ − x_pⁿ) q_bᵀ` from the current weights and xⁿ, and the run kernel's
-    /// warm starts `Fⁿ V(Fⁿ)`.
+    /// SVD starting points `M_p = Fⁿ` (`V₀ = I`, see [`crate::projection::warm`]).
     fn update_rest_moment(&mut self) {
         let n = self.members.len();
         let (f, row_member) = (&self.f, &self.row_member);
@@ -324,10 +324,8 @@ impl<const D: usize> XpbiContinuum<D> {
             Some(&m) => &f[m as usize],
             None => &f[row],
         };
-        self.warm.reset((0..n).into_par_iter().map(|row| {
-            let f = f_of_row(row);
-            f * xpbd_core::energy::svd::rotation_variant_svd(f).2
-        }));
+        self.warm
+            .reset((0..n).into_par_iter().map(|row| *f_of_row(row)));
         let (stencil, weights, xn, offsets) = (
             &self.stencil,
             &self.weights,

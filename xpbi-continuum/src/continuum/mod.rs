@@ -282,7 +282,7 @@ pub struct XpbiContinuum<const D: usize> {
     /// [`KernelFrame::Reference`]: reference weights `q⁰` (same layout as `weights`) and the
     /// total deformation gradients (empty in the current frame).
     reference_weights: Vec<SVector<f64, D>>,
-    /// The run kernel's `Fⁿ V` per member: `Fⁿ V(Fⁿ)` at `begin_substep`, then with the `V` of
+    /// The run kernel's `Fⁿ V` per member: `Fⁿ` (`V₀ = I`) at `begin_substep`, then with the `V` of
     /// the member's last evaluation (see [`crate::projection::warm`]).
     warm: WarmStarts<D>,
     /// Per member, the upper triangle of `S_p = Σ_k w_k q_k q_kᵀ` over its stencil (the
@@ -773,9 +773,8 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
                 state,
                 self.dt,
                 in_loop,
-                // V(Fⁿ): the SVD's starting point, as the run kernel's (recomputed rather than
-                // stored: 72 B per particle in 3D for the generic path only).
-                &xpbd_core::energy::svd::rotation_variant_svd(&self.f[c]).2,
+                // The SVD's cold start V₀ = I, as the run kernel's first iteration.
+                &SMatrix::<f64, D, D>::identity(),
                 cm.dp_alpha,
             ),
             Some(t) => {
