@@ -118,12 +118,16 @@ pub fn corrected_weights<const D: usize>(
 ) -> (SMatrix<f64, D, D>, usize) {
     // V_b ∇W_b(x_p) once per neighbour (kept in `out`, then premultiplied by L_p in place).
     out.clear();
-    let mut m = SMatrix::<f64, D, D>::zeros();
-    for (x_b, v_b) in neighbours {
-        let g = kernel.gradient(&(x_p - x_b)) * v_b;
-        m += g * (x_b - x_p).transpose();
-        out.push(g);
-    }
+    out.extend(
+        neighbours
+            .clone()
+            .map(|(x_b, v_b)| kernel.gradient(&(x_p - x_b)) * v_b),
+    );
+    let m = moment_matrix(
+        neighbours
+            .zip(out.iter())
+            .map(|((x_b, _), g)| (x_b - x_p, *g)),
+    );
     let (l, rank) = moment_pseudo_inverse(&m, threshold);
     for q in out.iter_mut() {
         *q = l * *q;
