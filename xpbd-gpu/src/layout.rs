@@ -10,7 +10,7 @@ use bytemuck::{Pod, Zeroable};
 use xpbd_core::constraint::ConstraintKind;
 use xpbd_core::schedule::Schedule;
 
-use crate::{GpuError, MAX_COLLIDERS, Scene, SceneBlock, SceneCollider};
+use crate::{GpuError, KinematicCollider, MAX_COLLIDERS, Scene, SceneBlock, SceneCollider};
 
 /// `struct Params` of the shader (uniform, written when `h` changes).
 #[repr(C)]
@@ -42,6 +42,13 @@ pub struct GpuParams {
     pub csr_slots_base: u32,
     /// Particle radius r of the contacts (m): `C = φ(x) − r`.
     pub contact_radius: f32,
+    /// Substeps S per step (a kinematic collider is at `end − motion (S − 1 − s)/S` in
+    /// substep s).
+    pub substeps: u32,
+    /// Restitution threshold `2 a h` (m/s): slower approaches do not bounce.
+    pub restitution_threshold: f32,
+    /// Padding.
+    pub pad: [u32; 2],
 }
 
 /// `struct Dispatch` (uniform with a dynamic offset: one slot per dispatch kind).
@@ -100,18 +107,18 @@ pub struct GpuCollider {
     pub shape: [f32; 4],
     /// 0 plane, 1 sphere, 2 box, 3 capsule.
     pub kind: u32,
-    /// μ_s (the XPBD step's one μ).
+    /// μ_s.
     pub friction: f32,
-    /// μ_k (read by the XPBI step; the XPBD step packs μ).
+    /// μ_k.
     pub kinetic_friction: f32,
-    /// Restitution e (read by the XPBI step).
+    /// Restitution e.
     pub restitution: f32,
     /// Box and capsule: the columns of the rotation R (local axes in world coordinates).
     pub rotation: [[f32; 4]; 3],
     /// Box: half extents; capsule: half length and radius.
     pub dims: [f32; 4],
-    /// The displacement over the step of a kinematic collider (XPBI step; the pose above is
-    /// the one at the end of the step).
+    /// The displacement over the step of a kinematic collider (the pose above is the one at
+    /// the end of the step).
     pub motion: [f32; 4],
 }
 
@@ -389,6 +396,30 @@ fn greedy<K: ConstraintKind<3>>(kind: &K, n_particles: usize) -> Schedule {
 /// Stencil size of a kind tag.
 pub fn arity(kind: u32) -> usize {
     if kind == KIND_DISTANCE { 2 } else { 4 }
+}
+
+/// The packed form of a collider for a step of `dt`: at its pose at the end of the step, with
+/// its displacement over the step (`motion`), μ_k and e; a plane's offset raised by
+/// `plane_radius` (the XPBI step folds the contact radius into it).
+pub(crate) fn pack_kinematic(c: &KinematicCollider, dt: f64, plane_radius: f64) -> GpuCollider {
+    let d = c.velocity * dt;
+    let shape = match c.shape.translated(&d) {
+        SceneCollider::Plane {
+            normal,
+            offset,
+            friction,
+        } => SceneCollider::Plane {
+            normal,
+            offset: offset + plane_radius,
+            friction,
+        },
+        other => other,
+    };
+    let mut o = pack_collider(&shape);
+    o.kinetic_friction = c.kinetic_friction as f32;
+    o.motion = [d.x as f32, d.y as f32, d.z as f32, 0.0];
+    o.restitution = c.restitution as f32;
+    o
 }
 
 /// The packed form of a collider (`struct Collider` of `colliders.wgsl`).

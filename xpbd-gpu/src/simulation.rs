@@ -9,8 +9,13 @@
 //!                    GaussSeidel: solve_sequential, one thread per block, index order
 //!                    Jacobi:      jacobi_compute (all blocks) + jacobi_apply (CSR gather)
 //!                    collide      (per particle, when there are colliders)
-//! update_velocity    v = (x − x_prev)/h, damping, friction, fault flags (per particle)
+//! update_velocity    v = (x − x_prev)/h, damping, restitution, fault flags (per particle)
 //! ```
+//!
+//! Colliders ([`KinematicCollider`]) are static or translate with a constant velocity: in
+//! substep s of S a collider is at its pose at the start of the step plus (s + 1)/S of the
+//! step's motion (the core's interpolated pose), friction acts on the displacement relative to
+//! it, and restitution uses its velocity.
 //!
 //! After the pass the fault flags are read back; a non-finite or runaway particle rolls
 //! the state back to the start of the step and returns a `StepError`, as on the CPU.
@@ -23,9 +28,12 @@ use xpbd_core::error::ConstraintRef;
 use xpbd_core::{SolverKind, SolverSettings, StepError};
 
 use crate::context::GpuContext;
-use crate::layout::{BlockPlan, GpuDispatch, GpuParams, check_limits, pack};
+use crate::kinematic::validate_colliders;
+use crate::layout::{
+    BlockPlan, GpuColliders, GpuDispatch, GpuParams, check_limits, pack, pack_kinematic,
+};
 use crate::pipelines::{Layouts, Pipelines};
-use crate::{GpuError, Scene, StepBackend};
+use crate::{GpuError, KinematicCollider, MAX_COLLIDERS, Scene, StepBackend};
 
 const WORKGROUP: u32 = 64;
 const MAX_GROUPS_PER_DIM: u32 = 65535;
@@ -34,6 +42,7 @@ const MAX_GROUPS_PER_DIM: u32 = 65535;
 struct Buffers {
     params: wgpu::Buffer,
     dispatch: wgpu::Buffer,
+    colliders: wgpu::Buffer,
     x: wgpu::Buffer,
     x_prev: wgpu::Buffer,
     v: wgpu::Buffer,
@@ -63,6 +72,13 @@ pub struct GpuSimulation {
     n_particles: u32,
     n_constraints: u32,
     n_colliders: u32,
+    /// The colliders at the start of the next step (a kinematic one advances by its velocity
+    /// times each step taken).
+    colliders: Vec<KinematicCollider>,
+    /// The contact acceleration bound a of the restitution threshold `2 a h`.
+    contact_acceleration: f64,
+    /// The step length the collider uniform was packed for (`None`: repack).
+    packed_dt: Option<f64>,
     /// Particle radius r of the contacts (`C = φ(x) − r`).
     contact_radius: f32,
     csr_offsets_base: u32,
@@ -155,18 +171,22 @@ impl GpuSimulation {
             };
             use wgpu::BufferUsages as U;
             let state = U::STORAGE | U::COPY_SRC | U::COPY_DST;
-            let params = init("params", &[0u8; 64], U::UNIFORM | U::COPY_DST);
+            let params = init(
+                "params",
+                &[0u8; std::mem::size_of::<GpuParams>()],
+                U::UNIFORM | U::COPY_DST,
+            );
             let dispatch = init("dispatch", &dispatch_bytes, U::UNIFORM);
             let colliders = init(
                 "colliders",
                 bytemuck::bytes_of(&packed.colliders),
-                U::UNIFORM,
+                U::UNIFORM | U::COPY_DST,
             );
             let x = init("x", bytemuck::cast_slice(&packed.x), state);
             let x_prev = init("x_prev", bytemuck::cast_slice(&packed.x), state);
             let v = init("v", bytemuck::cast_slice(&packed.v), state);
             let force = init("force", bytemuck::cast_slice(&packed.force), U::STORAGE);
-            let contact = init("contact", &vec![0u8; 32 * packed.x.len()], U::STORAGE);
+            let contact = init("contact", &vec![0u8; 48 * packed.x.len()], U::STORAGE);
             let constraints = init(
                 "constraints",
                 bytemuck::cast_slice(&packed.constraints),
@@ -237,6 +257,7 @@ impl GpuSimulation {
                 Buffers {
                     params,
                     dispatch,
+                    colliders,
                     x,
                     x_prev,
                     v,
@@ -253,6 +274,13 @@ impl GpuSimulation {
             n_particles,
             n_constraints,
             n_colliders: packed.n_colliders,
+            colliders: scene
+                .colliders
+                .iter()
+                .map(|&c| KinematicCollider::fixed(c))
+                .collect(),
+            contact_acceleration: xpbd_core::contact::ContactOptions::default().acceleration,
+            packed_dt: None,
             contact_radius: scene.contact_radius as f32,
             csr_offsets_base: packed.csr_offsets_base,
             csr_slots_base: packed.csr_slots_base,
@@ -287,6 +315,55 @@ impl GpuSimulation {
         self.blocks.iter().map(|b| b.colours.len()).collect()
     }
 
+    /// The colliders at the start of the next step.
+    pub fn colliders(&self) -> &[KinematicCollider] {
+        &self.colliders
+    }
+
+    /// Replaces the colliders (at most [`MAX_COLLIDERS`]) with their contact law: static or
+    /// translating, μ_s and μ_k, restitution; `acceleration` is the contact acceleration bound
+    /// a of the restitution threshold `2 a h` (`xpbd_core::contact::ContactOptions`). Checked
+    /// as [`crate::XpbiGpuScene::validate`] checks a continuum's; on an error nothing changes.
+    pub fn set_colliders(
+        &mut self,
+        colliders: &[KinematicCollider],
+        acceleration: f64,
+    ) -> Result<(), GpuError> {
+        validate_colliders(
+            colliders,
+            MAX_COLLIDERS,
+            "the GPU's XPBD step has at most 4 colliders",
+        )?;
+        if !(acceleration.is_finite() && acceleration >= 0.0) {
+            return Err(GpuError::Build(xpbd_core::BuildError::InvalidSetting {
+                field: "contact acceleration",
+                value: acceleration,
+                reason: "must be finite and >= 0",
+            }));
+        }
+        self.colliders = colliders.to_vec();
+        self.contact_acceleration = acceleration;
+        self.n_colliders = colliders.len() as u32;
+        self.packed_dt = None;
+        self.written_h = None;
+        Ok(())
+    }
+
+    /// Writes the collider uniform for a step of `dt` (each at its pose at the end of the step
+    /// with its motion over the step).
+    fn write_colliders(&mut self, dt: f64) {
+        let mut packed = GpuColliders {
+            items: [bytemuck::Zeroable::zeroed(); MAX_COLLIDERS],
+        };
+        for (o, c) in packed.items.iter_mut().zip(&self.colliders) {
+            *o = pack_kinematic(c, dt, 0.0);
+        }
+        self.ctx
+            .queue()
+            .write_buffer(&self.buffers.colliders, 0, bytemuck::bytes_of(&packed));
+        self.packed_dt = Some(dt);
+    }
+
     fn write_params(&mut self, h: f64) {
         let s = &self.settings;
         let (omega, averaged) = match s.solver {
@@ -313,6 +390,9 @@ impl GpuSimulation {
             csr_offsets_base: self.csr_offsets_base,
             csr_slots_base: self.csr_slots_base,
             contact_radius: self.contact_radius,
+            substeps: s.substeps as u32,
+            restitution_threshold: (2.0 * self.contact_acceleration * h) as f32,
+            pad: [0; 2],
         };
         self.ctx
             .queue()
@@ -405,6 +485,11 @@ impl GpuSimulation {
         if self.written_h != Some(h) {
             self.write_params(h);
         }
+        let moving = self.colliders.iter().any(KinematicCollider::is_moving);
+        if self.packed_dt != Some(dt) || moving {
+            // A moving collider is packed every step: its pose at the end of this one.
+            self.write_colliders(dt);
+        }
         let queue = self.ctx.queue();
         queue.write_buffer(&self.buffers.faults, 0, &vec![0xffu8; 8 * substeps]);
         let mut encoder =
@@ -444,6 +529,9 @@ impl GpuSimulation {
         }
         for _ in 0..substeps {
             self.time += h;
+        }
+        for c in &mut self.colliders {
+            c.shape = c.shape.translated(&(c.velocity * dt));
         }
         Ok(())
     }

@@ -11,18 +11,24 @@
 //!
 //! Two device steps are behind it, chosen from what the scene holds:
 //! * **XPBD bodies** (cloth, rope, soft bodies: distance constraints, dihedral or isometric
-//!   bending, stable neo-Hookean tetrahedra) run
-//!   on [`crate::GpuSimulation`], with static planes, spheres, boxes and capsules and the
-//!   core's position-level Coulomb friction (no restitution);
-//! * **one XPBI continuum** of up to eight materials (a layered body) against up to eight
-//!   planes, spheres, boxes and capsules, static or translating with their velocity, runs on
-//!   [`crate::GpuXpbi`], with the core's Coulomb friction and restitution; the scene's colliders advance
-//!   with every good step.
+//!   bending, stable neo-Hookean tetrahedra) run on [`crate::GpuSimulation`] against up to four
+//!   planes, spheres, boxes and capsules;
+//! * **one XPBI continuum** of up to eight materials (a layered body) runs on
+//!   [`crate::GpuXpbi`] against up to eight.
+//!
+//! Both take the core's contact model ([`crate::KinematicCollider`]): colliders static or
+//! translating with their velocity, position-level Coulomb friction with static and kinetic
+//! coefficients relative to the collider, velocity-level restitution; the scene's colliders
+//! advance with every good step.
+//!
+//! A continuum's grips and nozzles are driven on the host before every step, as on the CPU
+//! (`BuiltScene::prepare_step`): the device moves every particle with a kinematic target
+//! towards it, and a particle a nozzle releases gets its mass and velocity uploaded.
 //!
 //! Everything else a description can hold is refused by name when the world is built
-//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies (a continuum's
-//! grips move on the GPU as kinematic particles), nozzles, fluids, contacts between bodies, cloth self-collision, several
-//! continua, XPBD bodies and a continuum together, moving or elastic colliders of XPBD bodies,
+//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies, nozzles
+//! feeding fluids, fluids, contacts between bodies, cloth self-collision, several
+//! continua, XPBD bodies and a continuum together, colliders animated to target poses,
 //! signed-distance grids.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
@@ -43,8 +49,8 @@ use xpbd_scene::{BlockKind, BuiltScene, FrameError};
 use xpbi_continuum::continuum::XpbiContinuum;
 
 use crate::{
-    GpuContext, GpuError, GpuSimulation, GpuXpbi, Scene, SceneBlock, SceneCollider, XpbiGpuScene,
-    xpbi_scene::xpbi_colliders,
+    GpuContext, GpuError, GpuSimulation, GpuXpbi, KinematicCollider, Scene, SceneBlock,
+    XpbiGpuScene, kinematic_colliders,
 };
 
 /// The device step behind a world.
@@ -86,10 +92,10 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
             "the GPU's XPBD step does not move kinematic particles",
         ));
     }
-    if !scene.emitters.is_empty() {
+    if !scene.emitters.is_empty() && scene.continua.is_empty() {
         return Some(unsupported(
-            "nozzles",
-            "particles are not released on the GPU",
+            "nozzles feeding fluids",
+            "the GPU world releases particles into an XPBI continuum only",
         ));
     }
     let kinds = scene.block_kinds();
@@ -135,9 +141,10 @@ fn xpbd_block(kind: &BlockKind<'_>) -> Option<SceneBlock> {
     })
 }
 
-/// The colliders of the XPBD path (planes, spheres, boxes, capsules at their poses); the
-/// contact radius is the scene's (`Scene::contact_radius`).
-fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, GpuError> {
+/// The colliders of the XPBD path (planes, spheres, boxes, capsules at their poses, static or
+/// translating, with μ_s, μ_k and restitution); the contact radius is the scene's
+/// (`Scene::contact_radius`).
+fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<KinematicCollider>, GpuError> {
     let r = contacts.radius();
     if contacts.radii().iter().any(|&q| q != r) || contacts.members().is_some() {
         return Err(unsupported(
@@ -151,33 +158,7 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<SceneCollider>, 
             "the GPU projects contacts after every iteration",
         ));
     }
-    let mut out = Vec::new();
-    for (i, c) in contacts.colliders().iter().enumerate() {
-        if c.friction.static_coefficient != c.friction.kinetic_coefficient {
-            return Err(unsupported(
-                format!("collider {i}: static and kinetic friction differ"),
-                "the GPU's XPBD contacts have one Coulomb coefficient",
-            ));
-        }
-        if c.restitution != 0.0 {
-            return Err(unsupported(
-                format!("collider {i}: restitution"),
-                "the GPU's XPBD contacts are inelastic (a continuum's may bounce)",
-            ));
-        }
-        if c.velocity.norm() != 0.0 {
-            return Err(unsupported(
-                format!("collider {i}: motion"),
-                "the GPU's XPBD contacts are static (a continuum's colliders may move)",
-            ));
-        }
-        out.push(SceneCollider::from_core(
-            i,
-            c,
-            c.friction.static_coefficient,
-        )?);
-    }
-    Ok(out)
+    kinematic_colliders(contacts)
 }
 
 impl GpuWorld {
@@ -221,11 +202,12 @@ impl GpuWorld {
         } else {
             let mut gpu_scene =
                 Scene::new(scene.sim.particles().clone(), scene.sim.settings().clone());
+            let mut colliders = None;
             for k in &kinds {
                 match (k, xpbd_block(k)) {
                     (_, Some(block)) => gpu_scene = gpu_scene.with_block(block),
                     (BlockKind::Contacts(c), None) => {
-                        gpu_scene.colliders = xpbd_colliders(c)?;
+                        colliders = Some((xpbd_colliders(c)?, c.options().acceleration));
                         gpu_scene.contact_radius = c.radius();
                     }
                     (other, None) => {
@@ -236,7 +218,11 @@ impl GpuWorld {
                     }
                 }
             }
-            WorldStep::Xpbd(Box::new(GpuSimulation::new(ctx, &gpu_scene)?))
+            let mut gpu = GpuSimulation::new(ctx, &gpu_scene)?;
+            if let Some((colliders, acceleration)) = colliders {
+                gpu.set_colliders(&colliders, acceleration)?;
+            }
+            WorldStep::Xpbd(Box::new(gpu))
         };
         Ok(Self { scene, step })
     }
@@ -319,7 +305,10 @@ impl GpuWorld {
     /// non-finite particle uploads the scene's (last good) state back and names the particle.
     fn attempt(&mut self, h: f64) -> Result<(), GpuError> {
         match &mut self.step {
-            WorldStep::Xpbd(gpu) => gpu.step(h),
+            WorldStep::Xpbd(gpu) => {
+                gpu.step(h)?;
+                advance_colliders(&mut self.scene, h)
+            }
             WorldStep::Xpbi { gpu, block } => {
                 // An XPBI substep is an XPBI step of its length (kernels, neighbours and F per
                 // substep, xpbi_continuum::continuum): S substeps are S device steps of h/S.
@@ -327,12 +316,23 @@ impl GpuWorld {
                 // Grips: each gripped particle moves by δt v_grip over a substep of δt
                 // (BuiltScene::step's kinematic target x + Δt v, reached linearly).
                 let h_sub = h / substeps as f64;
-                if !self.scene.grips.is_empty() {
-                    let moves: Vec<_> = self
-                        .scene
-                        .grips
-                        .iter()
-                        .map(|&(i, v)| (i, v * h_sub))
+                // Grips and nozzles, as before every CPU attempt (BuiltScene::prepare_step): a
+                // particle a nozzle releases gets its mass and velocity on the device, and every
+                // particle with a kinematic target moves 1/S of the way to it per substep (the
+                // CPU's linear path to the target).
+                if !self.scene.grips.is_empty() || !self.scene.emitters.is_empty() {
+                    let released =
+                        |s: &BuiltScene| -> usize { s.emitters.iter().map(|e| e.released()).sum() };
+                    let before = released(&self.scene);
+                    self.scene.prepare_step(h);
+                    let p = self.scene.sim.particles();
+                    if released(&self.scene) != before {
+                        let c = &self.scene.sim.block(*block).kind;
+                        gpu.set_inverse_masses(&p.inv_mass)?;
+                        gpu.upload_state(&p.x, &p.v, c.deformation_gradients(), &host_states(c))?;
+                    }
+                    let moves: Vec<_> = (p.kinematic_target.iter().enumerate())
+                        .filter_map(|(i, t)| t.map(|t| (i, (t - p.x[i]) / substeps as f64)))
                         .collect();
                     gpu.set_kinematic_displacements(&moves)?;
                 }
@@ -340,7 +340,7 @@ impl GpuWorld {
                 // attempt moved the device's copy) and the scene's advance with a good one.
                 let moving = gpu.colliders().iter().any(|c| c.velocity.norm() != 0.0);
                 if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
-                    gpu.set_colliders(&xpbi_colliders(contacts)?)?;
+                    gpu.set_colliders(&kinematic_colliders(contacts)?)?;
                 }
                 let result = (0..substeps).try_for_each(|_| gpu.step(h_sub));
                 let x = gpu.positions()?;
@@ -354,12 +354,7 @@ impl GpuWorld {
                 if result.is_err() || bad.is_some() {
                     let p = self.scene.sim.particles();
                     let c = &self.scene.sim.block(*block).kind;
-                    let states: Vec<[f64; 2]> = c
-                        .plastic_states()
-                        .iter()
-                        .map(|s| [s.hardening, s.volume_correction])
-                        .collect();
-                    gpu.upload_state(&p.x, &p.v, c.deformation_gradients(), &states)?;
+                    gpu.upload_state(&p.x, &p.v, c.deformation_gradients(), &host_states(c))?;
                     result?;
                     return Err(StepError::NonFinite {
                         particle: bad.unwrap_or(0),
@@ -379,17 +374,7 @@ impl GpuWorld {
                     .kind
                     .set_state_vector(&state)?;
                 self.scene.sim.set_time(time)?;
-                if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
-                    for k in 0..contacts.colliders().len() {
-                        let c = &contacts.colliders()[k];
-                        if c.velocity.norm() != 0.0 {
-                            let mut pose = c.pose;
-                            pose.translation += c.velocity * h;
-                            contacts.set_pose(ColliderId(k), pose)?;
-                        }
-                    }
-                }
-                Ok(())
+                advance_colliders(&mut self.scene, h)
             }
         }
     }
@@ -423,6 +408,30 @@ impl GpuWorld {
         }
         Ok(())
     }
+}
+
+/// Moves the scene's kinematic colliders by their velocity times `h`, after a good device step
+/// of `h` (the device's own copies moved in it): where the core's contacts put them after a
+/// step.
+fn advance_colliders(scene: &mut BuiltScene, h: f64) -> Result<(), GpuError> {
+    if let Some(contacts) = scene.collider_contacts_mut() {
+        for k in 0..contacts.colliders().len() {
+            let c = &contacts.colliders()[k];
+            if c.velocity.norm() != 0.0 {
+                let mut pose = c.pose;
+                pose.translation += c.velocity * h;
+                contacts.set_pose(ColliderId(k), pose)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The plastic states `[hardening, volume correction]` of a continuum, as the device holds them.
+fn host_states(c: &XpbiContinuum<3>) -> Vec<[f64; 2]> {
+    (c.plastic_states().iter())
+        .map(|s| [s.hardening, s.volume_correction])
+        .collect()
 }
 
 /// An XPBI block's state vector ([`XpbiContinuum::state_vector`]: F column by column, then

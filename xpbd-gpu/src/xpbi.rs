@@ -30,10 +30,10 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
 
+use crate::KinematicCollider;
 use crate::grid::{GridParams, ScanParams, groups};
-use crate::layout::{GpuCollider, pack_collider};
+use crate::layout::{GpuCollider, pack_kinematic};
 use crate::plasticity::GpuPlastic;
-use crate::scene::SceneCollider;
 use crate::xpbi_device::{
     Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, storage,
 };
@@ -41,7 +41,7 @@ use crate::xpbi_layout::{COLOURS, storage_bytes};
 pub use crate::xpbi_layout::{
     GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS,
 };
-use crate::xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS, XpbiCollider, XpbiGpuScene};
+use crate::xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS, XpbiGpuScene};
 use crate::{GpuContext, GpuError};
 use bytemuck::Zeroable;
 use xpbd_core::SolverKind;
@@ -56,29 +56,13 @@ const FLAG_KINEMATIC: u32 = 8;
 /// displacement over the step (`motion`), a plane's offset including the contact radius
 /// `radius` (`contact_gap` in xpbi.wgsl).
 fn packed_colliders(
-    colliders: &[XpbiCollider],
+    colliders: &[KinematicCollider],
     radius: f64,
     dt: f64,
 ) -> [GpuCollider; MAX_XPBI_COLLIDERS] {
     let mut out = [GpuCollider::zeroed(); MAX_XPBI_COLLIDERS];
     for (o, c) in out.iter_mut().zip(colliders) {
-        let d = c.velocity * dt;
-        let shape = match c.shape.translated(&d) {
-            SceneCollider::Plane {
-                normal,
-                offset,
-                friction,
-            } => SceneCollider::Plane {
-                normal,
-                offset: offset + radius,
-                friction,
-            },
-            other => other,
-        };
-        *o = pack_collider(&shape);
-        o.kinetic_friction = c.kinetic_friction as f32;
-        o.motion = [d.x as f32, d.y as f32, d.z as f32, 0.0];
-        o.restitution = c.restitution as f32;
+        *o = pack_kinematic(c, dt, radius);
     }
     out
 }
@@ -112,7 +96,7 @@ pub struct GpuXpbi {
     /// Material id per particle (empty: all 0), kept for uploads of the plastic state.
     material_ids: Vec<u8>,
     /// The colliders at the start of the next step (kinematic ones advance after each step).
-    colliders: Vec<XpbiCollider>,
+    colliders: Vec<KinematicCollider>,
     particle_radius: f64,
     velocity_damping: f64,
     pipes: Pipes,
@@ -127,8 +111,10 @@ pub struct GpuXpbi {
     /// Per particle, the displacement of a kinematic (w = 0) particle over each step (w = 1
     /// marks one); empty when none moves.
     kinematic: Vec<[f32; 4]>,
-    /// Which particles have inverse mass 0 (fixed at upload): the ones that may be kinematic.
+    /// Which particles have inverse mass 0: the ones that may be kinematic.
     immovable: Vec<bool>,
+    /// Per particle `[w, V⁰, 0, 0]` as uploaded (`pinfo`), for [`GpuXpbi::set_inverse_masses`].
+    pinfo: Vec<[f32; 4]>,
 }
 
 fn mat_cols(m: &Matrix3<f64>) -> [[f32; 4]; 3] {
@@ -263,6 +249,7 @@ impl GpuXpbi {
             time: 0.0,
             kinematic: Vec::new(),
             immovable: scene.inv_mass.iter().map(|&w| w == 0.0).collect(),
+            pinfo: Vec::new(),
         };
         sim.upload(scene)?;
         Ok(sim)
@@ -270,7 +257,7 @@ impl GpuXpbi {
 
     fn upload(&mut self, scene: &XpbiGpuScene) -> Result<(), GpuError> {
         let q = self.ctx.queue();
-        let pinfo: Vec<[f32; 4]> = (0..self.n)
+        self.pinfo = (0..self.n)
             .map(|i| {
                 [
                     scene.inv_mass[i] as f32,
@@ -280,13 +267,14 @@ impl GpuXpbi {
                 ]
             })
             .collect();
+        let pinfo = &self.pinfo;
         let sp = ScanParams {
             len: self.n as u32,
             pad: [0; 3],
         };
         self.ctx.scoped(|| {
             q.write_buffer(&self.bufs.scan_parts, 0, bytemuck::bytes_of(&sp));
-            q.write_buffer(&self.bufs.pinfo, 0, bytemuck::cast_slice(&pinfo));
+            q.write_buffer(&self.bufs.pinfo, 0, bytemuck::cast_slice(pinfo));
         })?;
         self.write_state(
             &scene.positions,
@@ -424,6 +412,44 @@ impl GpuXpbi {
         Ok(())
     }
 
+    /// Replaces the inverse masses (a nozzle releases a reservoir particle by giving it its
+    /// mass; a particle given inverse mass 0 is pinned, or kinematic with
+    /// [`GpuXpbi::set_kinematic_displacements`]). A particle that gets a mass stops being
+    /// kinematic. Checked: one finite value ≥ 0 within the f32 range per particle; on an
+    /// error nothing is written.
+    pub fn set_inverse_masses(&mut self, inv_mass: &[f64]) -> Result<(), GpuError> {
+        if inv_mass.len() != self.n {
+            return Err(GpuError::Build(xpbd_core::BuildError::InvalidSetting {
+                field: "inverse masses length",
+                value: inv_mass.len() as f64,
+                reason: "must equal the particle count",
+            }));
+        }
+        if let Some(i) = inv_mass
+            .iter()
+            .position(|&w| !(w.is_finite() && w >= 0.0 && w <= f32::MAX as f64))
+        {
+            return Err(xpbd_core::BuildError::NonFiniteState {
+                particle: i,
+                field: "inverse mass (negative, non-finite or beyond f32)",
+            }
+            .into());
+        }
+        for (i, &w) in inv_mass.iter().enumerate() {
+            self.pinfo[i][0] = w as f32;
+            self.immovable[i] = w == 0.0;
+            if w != 0.0
+                && let Some(k) = self.kinematic.get_mut(i)
+            {
+                *k = [0.0; 4];
+            }
+        }
+        let q = self.ctx.queue();
+        self.ctx.scoped(|| {
+            q.write_buffer(&self.bufs.pinfo, 0, bytemuck::cast_slice(&self.pinfo));
+        })
+    }
+
     /// One XPBI step of `dt` (see the module docs). On an error nothing has changed.
     pub fn step(&mut self, dt: f64) -> Result<(), GpuError> {
         if !(dt.is_finite() && dt > 0.0) {
@@ -499,13 +525,13 @@ impl GpuXpbi {
 
     /// The colliders at the start of the next step (a kinematic collider has moved by its
     /// velocity times each step taken).
-    pub fn colliders(&self) -> &[XpbiCollider] {
+    pub fn colliders(&self) -> &[KinematicCollider] {
         &self.colliders
     }
 
     /// Replaces the colliders (the same number, e.g. the poses a host kept through a rollback);
     /// checked as [`XpbiGpuScene::validate`] checks them.
-    pub fn set_colliders(&mut self, colliders: &[XpbiCollider]) -> Result<(), GpuError> {
+    pub fn set_colliders(&mut self, colliders: &[KinematicCollider]) -> Result<(), GpuError> {
         if colliders.len() != self.colliders.len() {
             return Err(GpuError::Build(xpbd_core::BuildError::InvalidSetting {
                 field: "collider count",
@@ -513,7 +539,11 @@ impl GpuXpbi {
                 reason: "must equal the uploaded scene's",
             }));
         }
-        crate::xpbi_scene::validate_colliders(colliders)?;
+        crate::kinematic::validate_colliders(
+            colliders,
+            MAX_XPBI_COLLIDERS,
+            "the GPU XPBI step has at most 8 colliders",
+        )?;
         self.colliders = colliders.to_vec();
         Ok(())
     }

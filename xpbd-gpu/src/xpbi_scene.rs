@@ -9,7 +9,7 @@ use xpbi_continuum::continuum::{ConstraintForm, KernelFrame, XpbiSettings};
 use xpbi_continuum::material::Material;
 use xpbi_continuum::scene::ContinuumScene;
 
-use crate::{GpuError, SceneCollider};
+use crate::{GpuError, KinematicCollider};
 
 /// Largest f32 as f64.
 const F32_MAX: f64 = f32::MAX as f64;
@@ -20,32 +20,6 @@ pub const MAX_GPU_MATERIALS: usize = 8;
 /// Colliders of an XPBI continuum on the GPU (a hopper of four walls, a floor and three
 /// obstacles; the candidate mask of a particle has 8 bits).
 pub const MAX_XPBI_COLLIDERS: usize = 8;
-
-/// A rigid collider of the continuum, static or translating: a plane, sphere, box or capsule
-/// at its pose ([`SceneCollider`], whose `friction` is the static Coulomb coefficient μ_s),
-/// particle centres kept at `φ(x) ≥ r` (r: the scene's particle radius), with the core's
-/// Coulomb friction on the displacement relative to the collider
-/// (`xpbd_core::contact::friction`: static and kinetic coefficients).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct XpbiCollider {
-    /// Shape and pose; its `friction` is μ_s ≥ 0.
-    pub shape: SceneCollider,
-    /// Kinetic Coulomb coefficient 0 ≤ μ_k ≤ μ_s.
-    pub kinetic_friction: f64,
-    /// Velocity of a kinematic collider (m/s; zero: static): it translates by `velocity Δt`
-    /// over each step, as `xpbd_core::contact::Collider::velocity`.
-    pub velocity: Vector3<f64>,
-    /// Restitution e ∈ [0, 1]: the core's velocity-level restitution of a contact that was
-    /// approaching faster than `2 a Δt` (`xpbd_core::contact`, Müller et al. 2020 §3.6).
-    pub restitution: f64,
-}
-
-impl XpbiCollider {
-    /// The static Coulomb coefficient μ_s.
-    pub fn static_friction(&self) -> f64 {
-        self.shape.friction()
-    }
-}
 
 /// An XPBI continuum ready for upload (f64; converted to f32 by [`crate::xpbi::GpuXpbi::new`]).
 #[derive(Debug, Clone)]
@@ -85,7 +59,7 @@ pub struct XpbiGpuScene {
     pub correction_radius: f64,
     /// Ground, walls and obstacles (at most [`MAX_XPBI_COLLIDERS`]), in the CPU's collider
     /// order.
-    pub colliders: Vec<XpbiCollider>,
+    pub colliders: Vec<KinematicCollider>,
     /// Particle radius r of the contacts (m; `ContinuumScene` uses Δx/2).
     pub particle_radius: f64,
     /// Acceleration bound a of the contact candidate test (m/s², `ContactOptions::acceleration`).
@@ -229,7 +203,7 @@ impl XpbiGpuScene {
                  substep and iteration",
             ));
         }
-        let colliders = xpbi_colliders(contacts)?;
+        let colliders = crate::kinematic_colliders(contacts)?;
         Ok(Self {
             positions: p.x.clone(),
             velocities: p.v.clone(),
@@ -417,7 +391,11 @@ impl XpbiGpuScene {
                 "a rate must be finite and >= 0, a per-step coefficient in [0, 1]",
             ));
         }
-        validate_colliders(&self.colliders)?;
+        crate::kinematic::validate_colliders(
+            &self.colliders,
+            MAX_XPBI_COLLIDERS,
+            "the GPU XPBI step has at most 8 colliders",
+        )?;
         for (field, value) in [
             ("particle_radius", self.particle_radius),
             ("contact_acceleration", self.contact_acceleration),
@@ -470,74 +448,4 @@ impl crate::StepBackend for crate::GpuXpbi {
     fn time(&self) -> f64 {
         crate::GpuXpbi::time(self)
     }
-}
-
-/// Checks a collider list: at most [`MAX_XPBI_COLLIDERS`], valid shapes, finite velocities,
-/// `0 ≤ μ_k ≤ μ_s`.
-pub(crate) fn validate_colliders(colliders: &[XpbiCollider]) -> Result<(), GpuError> {
-    if colliders.len() > MAX_XPBI_COLLIDERS {
-        return Err(GpuError::Unsupported {
-            what: format!("{} colliders", colliders.len()),
-            reason: "the GPU XPBI step has at most 8 colliders",
-        });
-    }
-    for (i, c) in colliders.iter().enumerate() {
-        c.shape.validate(i)?;
-        if let Some(&v) = c.velocity.iter().find(|v| !v.is_finite()) {
-            return Err(GpuError::InvalidCollider {
-                index: i,
-                field: "velocity",
-                value: v,
-                reason: "must be finite",
-            });
-        }
-        if !(0.0..=1.0).contains(&c.restitution) {
-            return Err(GpuError::InvalidCollider {
-                index: i,
-                field: "restitution",
-                value: c.restitution,
-                reason: "must lie in [0, 1]",
-            });
-        }
-        let (mu_s, mu_k) = (c.static_friction(), c.kinetic_friction);
-        if !(mu_k.is_finite() && mu_k >= 0.0 && mu_k <= mu_s) {
-            return Err(GpuError::InvalidCollider {
-                index: i,
-                field: "kinetic friction",
-                value: mu_k,
-                reason: "must lie in [0, static friction]",
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The colliders of a core contact block as the GPU XPBI step takes them, in its order: each
-/// at its current pose, with its velocity and restitution; signed-distance grids and target
-/// poses are refused by name.
-pub fn xpbi_colliders(
-    contacts: &xpbd_core::contact::ColliderContacts<3>,
-) -> Result<Vec<XpbiCollider>, GpuError> {
-    contacts
-        .colliders()
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            if contacts
-                .target_pose(xpbd_core::contact::ColliderId(i))
-                .is_some()
-            {
-                return Err(GpuError::Unsupported {
-                    what: format!("collider {i}: a target pose"),
-                    reason: "GPU colliders move with a constant velocity",
-                });
-            }
-            Ok(XpbiCollider {
-                shape: SceneCollider::from_core(i, c, c.friction.static_coefficient)?,
-                kinetic_friction: c.friction.kinetic_coefficient,
-                velocity: c.velocity,
-                restitution: c.restitution,
-            })
-        })
-        .collect()
 }

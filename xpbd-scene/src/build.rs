@@ -974,14 +974,7 @@ impl BuiltScene {
         let dt = self.scene.time.dt;
         let adaptive = self.is_adaptive();
         let (grips, emitters) = (&self.grips, &mut self.emitters);
-        let before = |p: &mut xpbd_core::Particles<3>, dt: f64| {
-            for &(i, v) in grips {
-                p.kinematic_target[i] = Some(p.x[i] + v * dt);
-            }
-            for e in emitters.iter_mut() {
-                e.before_step(p, dt);
-            }
-        };
+        let before = |p: &mut xpbd_core::Particles<3>, dt: f64| drive(grips, emitters, p, dt);
         if adaptive {
             let report = self.sim.advance(dt, &self.scene.time.stepping(), before)?;
             self.steps.merge(&report);
@@ -1001,6 +994,21 @@ impl BuiltScene {
             halvings: 0,
         });
         Ok(())
+    }
+
+    /// What happens before every step of `dt` ([`BuiltScene::step`] does it, and a backend
+    /// that steps the scene itself calls it): each gripped particle gets the kinematic target
+    /// `x + dt v_grip`, and the nozzles release the particles that crossed their exit plane and
+    /// move the others' targets down by `v dt` ([`crate::emitter::Emitter::before_step`]).
+    /// The particles with a kinematic target afterwards are the ones the step moves
+    /// kinematically, each linearly to its target over the step.
+    pub fn prepare_step(&mut self, dt: f64) {
+        drive(
+            &self.grips,
+            &mut self.emitters,
+            self.sim.particles_mut(),
+            dt,
+        );
     }
 
     /// The continuum and fluid fields of every particle for export (det F, hardening, volume
@@ -1093,5 +1101,20 @@ impl BuiltScene {
     /// Simulated time at the current frame (s), `frame · steps_per_frame · Δt`.
     pub fn time(&self) -> f64 {
         self.frame as f64 * self.scene.time.steps_per_frame as f64 * self.scene.time.dt
+    }
+}
+
+/// [`BuiltScene::prepare_step`] on borrowed parts (the adaptive step calls it per attempt).
+fn drive(
+    grips: &[(usize, Vector<3>)],
+    emitters: &mut [crate::emitter::Emitter],
+    p: &mut xpbd_core::Particles<3>,
+    dt: f64,
+) {
+    for &(i, v) in grips {
+        p.kinematic_target[i] = Some(p.x[i] + v * dt);
+    }
+    for e in emitters {
+        e.before_step(p, dt);
     }
 }

@@ -1,7 +1,7 @@
 //! The nozzle of `region = { nozzle = { .. } }` driven inside a [`crate::BuiltScene`]: the
 //! library's own [`Nozzle`] (`xpbi_continuum::emitter`) on the scene's shared simulation.
-//! Before every step of Δt, the reservoir particles below the exit plane are released
-//! (inverse mass 1/(ρΔx³) of the body's density, no kinematic target, velocity −v ẑ) and the others get the
+//! Before every step of Δt, the reservoir particles less than v Δt / 2 above the exit plane
+//! (the ones that reach it in this step, to the nearest step) are released (inverse mass 1/(ρΔx³) of the body's density, no kinematic target, velocity −v ẑ) and the others get the
 //! kinematic target `x − v Δt ẑ`. Released mass after time t is ρ A v t within one lattice
 //! layer, `A = n_c Δx²` (the emitter module's mass balance).
 
@@ -18,7 +18,7 @@ pub struct Emitter {
 }
 
 impl Emitter {
-    /// Releases the particles that crossed the exit plane and moves the others' kinematic
+    /// Releases the particles that reach the exit plane in this step and moves the others' kinematic
     /// targets down by v Δt ([`Nozzle::drive`]).
     pub fn before_step(&mut self, p: &mut Particles<3>, dt: f64) {
         self.nozzle.drive(p, dt);

@@ -6,8 +6,13 @@
 //! above the exit. Inside the nozzle the reservoir moves rigidly down at the inflow speed `v`
 //! as kinematic particles (inverse mass 0, positions driven through the core's kinematic
 //! targets, so their velocity is exactly `v` and their `F` stays `I`); a particle is released —
-//! made dynamic with its mass and the velocity `v` — in the step in which it crosses the exit
-//! plane. Released material is therefore attached to the material still in the nozzle through
+//! made dynamic with its mass and the velocity `v` — before the step in which its centre
+//! reaches the exit plane, to the nearest step: when it is less than half a step's travel
+//! (`v Δt / 2`) above the exit. Half a step keeps the decision away from ties: a nozzle whose
+//! lattice layers arrive at the exit exactly on step boundaries (`Δx / (2 v Δt)` a whole
+//! number, as scene files are written) has every decision at least `v Δt / 2` from the
+//! threshold, so backends that hold positions in different precisions (f64 on the CPU, f32 on
+//! the GPU) release the same particles in the same step. Released material is therefore attached to the material still in the nozzle through
 //! the XPBI constraint (a toothpaste strand hangs from the nozzle, cohesionless sand detaches:
 //! Drucker–Prager tension is stress free), which is what an extruder does.
 //!
@@ -135,16 +140,17 @@ impl<const D: usize> Nozzle<D> {
         }
     }
 
-    /// Call before every step of `dt`: releases the particles that have crossed the exit plane
-    /// and moves the others' kinematic targets down by `v dt`.
+    /// Call before every step of `dt`: releases the particles whose centre is less than
+    /// `v dt / 2` above the exit plane (module docs) and moves the others' kinematic targets
+    /// down by `v dt`.
     pub fn before_step(&mut self, scene: &mut ContinuumScene<D>, dt: f64) {
         self.drive(scene.sim.particles_mut(), dt);
     }
 
     /// [`Nozzle::before_step`] on the particles themselves.
     pub fn drive(&mut self, p: &mut Particles<D>, dt: f64) {
-        let exit = self.exit[D - 1];
-        while self.released < self.ids.len() && p.x[self.ids[self.released]][D - 1] < exit {
+        let threshold = self.exit[D - 1] + 0.5 * self.speed * dt;
+        while self.released < self.ids.len() && p.x[self.ids[self.released]][D - 1] < threshold {
             let i = self.ids[self.released];
             p.inv_mass[i] = self.inv_mass;
             p.kinematic_target[i] = None;

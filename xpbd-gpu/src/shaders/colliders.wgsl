@@ -12,10 +12,10 @@ struct Collider {
     // (n·x ≥ w) or sphere radius.
     shape: vec4<f32>,
     kind: u32,
-    // Coulomb coefficients μ_s and μ_k (the XPBD step has one μ and reads `friction`).
+    // Coulomb coefficients μ_s and μ_k.
     friction: f32,
     kinetic_friction: f32,
-    // Restitution e (read by the XPBI step).
+    // Restitution e.
     restitution: f32,
     // Box and capsule: the columns of the rotation R (local axes in world coordinates).
     rot0: vec4<f32>,
@@ -23,8 +23,8 @@ struct Collider {
     rot2: vec4<f32>,
     // Box: half extents; capsule: (half length, radius).
     dims: vec4<f32>,
-    // xyz: the collider's displacement over the step (a kinematic collider of the XPBI step,
-    // whose pose above is the one at the end of the step); zero for a static one.
+    // xyz: the collider's displacement over the step (a kinematic collider, whose pose above
+    // is the one at the end of the step); zero for a static one.
     motion: vec4<f32>,
 }
 

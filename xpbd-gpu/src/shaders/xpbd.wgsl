@@ -44,6 +44,12 @@ struct Params {
     csr_slots_base: u32,
     // Particle radius r of the contacts: C = φ(x) − r.
     contact_radius: f32,
+    // Substeps S per step.
+    substeps: u32,
+    // Restitution threshold 2 a h (m/s).
+    restitution_threshold: f32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
 struct Dispatch {
@@ -78,8 +84,9 @@ struct Colliders {
 @group(1) @binding(1) var<storage, read_write> x_prev: array<vec4<f32>>;
 @group(1) @binding(2) var<storage, read_write> v: array<vec4<f32>>;
 @group(1) @binding(3) var<storage, read> force: array<vec4<f32>>;
-// Per particle i: [2i] the contact multiplier λ of each collider in this substep, [2i + 1] the
-// tangential correction τ friction has applied against each collider so far in the substep.
+// Per particle i: [3i] the contact multiplier λ of each collider in this substep, [3i + 1] the
+// tangential correction τ friction has applied against each collider so far in the substep,
+// [3i + 2] the velocity at the start of the substep (restitution's v̄).
 @group(1) @binding(4) var<storage, read_write> contact: array<vec4<f32>>;
 
 @group(2) @binding(0) var<storage, read> constraints: array<Constraint>;
@@ -305,8 +312,9 @@ fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     }
     let p = x[i];
     x_prev[i] = p;
-    contact[2u * i] = vec4<f32>(0.0);
-    contact[2u * i + 1u] = vec4<f32>(0.0);
+    contact[3u * i] = vec4<f32>(0.0);
+    contact[3u * i + 1u] = vec4<f32>(0.0);
+    contact[3u * i + 2u] = v[i];
     if p.w > 0.0 {
         let h = params.gravity_h.w;
         let vi = v[i].xyz + (params.gravity_h.xyz + force[i].xyz * p.w) * h;
@@ -394,13 +402,31 @@ fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     x[i] = vec4<f32>(p.xyz + sum, p.w);
 }
 
+// Collider k in the current substep s of S: the packed pose is the one at the end of the step,
+// so the collider is (S − 1 − s)/S of the step's motion behind it (xpbd_core's
+// ColliderContacts: poses interpolated linearly over the step, contacts at the end of the
+// substep); `motion` becomes its displacement over the substep.
+fn substep_collider(k: u32) -> Collider {
+    var col = colliders.items[k];
+    let s = f32(params.substeps);
+    let back = col.motion.xyz * (f32(params.substeps - 1u - dispatch.substep) / s);
+    if col.kind == COLLIDER_PLANE {
+        col.shape.w -= dot(col.shape.xyz, back);
+    } else {
+        col.shape = vec4<f32>(col.shape.xyz - back, col.shape.w);
+    }
+    col.motion = vec4<f32>(col.motion.xyz / s, 0.0);
+    return col;
+}
+
 // Unilateral contact C(x) ≥ 0 with each collider, projected per particle with compliance 0:
 // λ ← max(λ − C/w, 0) (|∇C| = 1), x += w n Δλ. Runs after the constraint passes of every
 // iteration. After each normal correction, the core's position-level Coulomb friction
 // (xpbd_core::contact::friction, Müller et al. 2020 §3.5): with the substep's tangential
-// displacement Δx_t = (x − x_prev)_t, the normal correction d_n = w λ and the tangential
-// correction τ applied so far, the particle sticks (x −= Δx_t) while |Δx_t| + τ ≤ μ d_n, and
-// otherwise slides back by min(μ d_n − τ, |Δx_t|) along Δx_t.
+// displacement relative to the collider Δx_t = (x − x_prev − d)_t (d: the collider's motion
+// over the substep), the normal correction d_n = w λ and the tangential correction τ applied
+// so far, the particle sticks (x −= Δx_t) while |Δx_t| + τ ≤ μ_s d_n, and otherwise slides
+// back by min(μ_k d_n − τ, |Δx_t|) along Δx_t.
 @compute @workgroup_size(64)
 fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = thread_index(gid, nwg);
@@ -411,11 +437,11 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     if p.w <= 0.0 {
         return;
     }
-    var lam = contact[2u * i];
-    var tau = contact[2u * i + 1u];
+    var lam = contact[3u * i];
+    var tau = contact[3u * i + 1u];
     let start = x_prev[i].xyz;
     for (var k = 0u; k < params.n_colliders; k++) {
-        let col = colliders.items[k];
+        let col = substep_collider(k);
         let sd = collider_distance(col, p.xyz);
         let n = sd.xyz;
         let value = sd.w - params.contact_radius;
@@ -426,14 +452,14 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         let dl = l_new - lam[k];
         lam[k] = l_new;
         var xi = p.xyz + n * (p.w * dl);
-        if col.friction > 0.0 && l_new > 0.0 {
-            let rel = xi - start;
+        if (col.friction > 0.0 || col.kinetic_friction > 0.0) && l_new > 0.0 {
+            let rel = xi - start - col.motion.xyz;
             let tang = rel - n * dot(rel, n);
             let t_len = length(tang);
             if t_len > 0.0 {
                 let d_n = p.w * l_new;
                 let used = tau[k];
-                var applied = min(col.friction * d_n - used, t_len);
+                var applied = min(col.kinetic_friction * d_n - used, t_len);
                 if t_len + used <= col.friction * d_n {
                     applied = t_len;
                 }
@@ -446,12 +472,15 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         p = vec4<f32>(xi, p.w);
     }
     x[i] = p;
-    contact[2u * i] = lam;
-    contact[2u * i + 1u] = tau;
+    contact[3u * i] = lam;
+    contact[3u * i + 1u] = tau;
 }
 
-// Substep end: v = (x − x_prev)/h, damped (friction acted on the positions in `collide`);
-// then the fault check of Simulation::check_state.
+// Substep end: v = (x − x_prev)/h, damped (friction acted on the positions in `collide`); the
+// restitution of each active contact (λ > 0) with an elastic collider, as the core's
+// ColliderContacts::end_substep: with v̄_n the normal velocity relative to the collider at the
+// start of the substep and v_n the one now, a contact approaching faster than 2 a h gets
+// v_n ← −e v̄_n; then the fault check of Simulation::check_state.
 @compute @workgroup_size(64)
 fn update_velocity(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = thread_index(gid, nwg);
@@ -462,6 +491,22 @@ fn update_velocity(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     var vi = (p.xyz - x_prev[i].xyz) * params.inv_h;
     if p.w > 0.0 {
         vi *= params.damping_factor;
+        let lam = contact[3u * i];
+        let v_pre = contact[3u * i + 2u].xyz;
+        for (var k = 0u; k < params.n_colliders; k++) {
+            let col = substep_collider(k);
+            if col.restitution <= 0.0 || lam[k] <= 0.0 {
+                continue;
+            }
+            let n = collider_distance(col, p.xyz).xyz;
+            let v_obstacle = col.motion.xyz * params.inv_h;
+            let vn_pre = dot(v_pre - v_obstacle, n);
+            if vn_pre >= -params.restitution_threshold {
+                continue;
+            }
+            let vn = dot(vi - v_obstacle, n);
+            vi += n * (-col.restitution * vn_pre - vn);
+        }
     }
     v[i] = vec4<f32>(vi, 0.0);
     let s2 = dot(vi, vi);
