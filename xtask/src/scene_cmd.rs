@@ -419,19 +419,19 @@ mod tests {
                 .completed,
             3
         );
-        // Restitution is not on the GPU: refused by name, nothing written.
-        let bouncy = dir.join("bouncy.toml");
+        // Water is not on the GPU: refused by name, nothing written.
+        let wet = dir.join("wet.toml");
         std::fs::write(
-            &bouncy,
+            &wet,
             format!(
-                "{TINY}[[collider]]\nshape = {{ plane = {{ normal = [0.0, 0.0, 1.0], offset = 0.0 }} }}\n\
-                 restitution = 0.5\n[contacts]\nradius = 0.01\n"
+                "{TINY}[[fluid]]\nregion = {{ box = {{ min = [0.0, -0.02, 0.0], max = [0.04, 0.02, 0.04] }} }}\n\
+                 spacing = 0.01\n"
             ),
         )
         .unwrap();
         let refused = dir.join("refused");
-        let e = run_command(gpu_args(&bouncy, &refused, None)).unwrap_err();
-        assert!(format!("{e:#}").contains("restitution"), "{e:#}");
+        let e = run_command(gpu_args(&wet, &refused, None)).unwrap_err();
+        assert!(format!("{e:#}").contains("fluid"), "{e:#}");
         assert!(
             !refused.exists(),
             "the refused run wrote {}",
