@@ -313,8 +313,6 @@ impl GpuWorld {
                 // An XPBI substep is an XPBI step of its length (kernels, neighbours and F per
                 // substep, xpbi_continuum::continuum): S substeps are S device steps of h/S.
                 let substeps = self.scene.sim.settings().substeps;
-                // Grips: each gripped particle moves by δt v_grip over a substep of δt
-                // (BuiltScene::step's kinematic target x + Δt v, reached linearly).
                 let h_sub = h / substeps as f64;
                 // Grips and nozzles, as before every CPU attempt (BuiltScene::prepare_step): a
                 // particle a nozzle releases gets its mass and velocity on the device, and every
@@ -338,7 +336,7 @@ impl GpuWorld {
                 }
                 // Kinematic colliders start every attempt where the scene holds them (a failed
                 // attempt moved the device's copy) and the scene's advance with a good one.
-                let moving = gpu.colliders().iter().any(|c| c.velocity.norm() != 0.0);
+                let moving = gpu.colliders().iter().any(KinematicCollider::is_moving);
                 if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
                     gpu.set_colliders(&kinematic_colliders(contacts)?)?;
                 }

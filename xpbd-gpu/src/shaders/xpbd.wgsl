@@ -494,10 +494,10 @@ fn update_velocity(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
         let lam = contact[3u * i];
         let v_pre = contact[3u * i + 2u].xyz;
         for (var k = 0u; k < params.n_colliders; k++) {
-            let col = substep_collider(k);
-            if col.restitution <= 0.0 || lam[k] <= 0.0 {
+            if colliders.items[k].restitution <= 0.0 || lam[k] <= 0.0 {
                 continue;
             }
+            let col = substep_collider(k);
             let n = collider_distance(col, p.xyz).xyz;
             let v_obstacle = col.motion.xyz * params.inv_h;
             let vn_pre = dot(v_pre - v_obstacle, n);
