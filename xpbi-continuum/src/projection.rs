@@ -450,6 +450,7 @@ mod tests {
     use nalgebra::{SVector, Vector3};
     use xpbd_core::Particles;
     use xpbd_core::constraint::{ConstraintKind, DisjointSlice, SubstepContext};
+    use xpbd_core::energy::svd::TRACKED_ORTHOGONALITY;
 
     use crate::continuum::{XpbiContinuum, XpbiSettings};
     use crate::material::Material;
@@ -560,7 +561,8 @@ mod tests {
         }
     }
 
-    /// Two Gauss–Seidel sweeps of the run kernel equal the generic kernel to round-off.
+    /// Two Gauss–Seidel sweeps of the run kernel equal the generic kernel to the tracked SVD's
+    /// precision.
     fn matches_generic<const D: usize>() {
         matches_generic_for::<D>(perturbed::<D>());
     }
@@ -580,16 +582,20 @@ mod tests {
             .fold(0.0, f64::max);
         assert!(moved > 1e-6, "the sweep must do something: {moved}");
         assert!(la.iter().filter(|l| **l != 0.0).count() > c.len() / 2);
-        // Round-off relative to the motion, plus an ulp or two of the position itself (each
-        // `x += Δx` rounds to the position's ulp whatever the size of Δx).
+        // The run kernel's SVD stops at column orthogonality √ε (TRACKED_ORTHOGONALITY), the
+        // generic one at ε: the stress direction U diag(τ) Vᵀ, hence each Δx and Δλ, agrees to
+        // a small multiple of √ε relative (measured: 1.2 √ε of the motion, 0.4 √ε of λ), plus
+        // an ulp or two of the position itself (each `x += Δx` rounds to the position's ulp
+        // whatever the size of Δx). Rotating to ε in both would agree to 1e-12.
+        let tol = 4.0 * TRACKED_ORTHOGONALITY;
         for (a, b) in xa.iter().zip(&xb) {
             assert!(
-                (a - b).norm() <= 1e-12 * moved + 4.0 * f64::EPSILON * a.norm(),
+                (a - b).norm() <= tol * moved + 4.0 * f64::EPSILON * a.norm(),
                 "{a} vs {b}"
             );
         }
         for (a, b) in la.iter().zip(&lb) {
-            assert!((a - b).abs() <= 1e-10 * a.abs().max(1e-12), "{a} vs {b}");
+            assert!((a - b).abs() <= tol * a.abs().max(1e-12), "{a} vs {b}");
         }
         assert_eq!(xb[3], p.x[3], "pinned particle moved");
     }
