@@ -214,11 +214,27 @@ impl PlasticModel {
         lame: &Lame,
         dt: f64,
     ) -> (SMatrix<f64, D, D>, PlasticState) {
+        self.return_map_from(f, state, lame, dt, &SMatrix::identity(), None)
+    }
+
+    /// [`PlasticModel::return_map`] with the SVD warm-started from a rotation `V₀` near the
+    /// right singular vectors of `F` ([`principal_from`]; the same result to round-off, in
+    /// fewer Jacobi sweeps) and the constant `α_DP` of [`PlasticModel::constant_dp_alpha`]
+    /// (or `None`), as [`PlasticModel::project_strain_with`].
+    pub(crate) fn return_map_from<const D: usize>(
+        &self,
+        f: &SMatrix<f64, D, D>,
+        state: &PlasticState,
+        lame: &Lame,
+        dt: f64,
+        v0: &SMatrix<f64, D, D>,
+        dp_alpha: Option<f64>,
+    ) -> (SMatrix<f64, D, D>, PlasticState) {
         if matches!(self, Self::Elastic) {
             return (*f, *state);
         }
-        let svd = principal(f);
-        let (eps_new, new_state) = self.project_strain(&svd.eps, state, lame, dt);
+        let svd = principal_from(f, v0);
+        let (eps_new, new_state) = self.project_strain_with(&svd.eps, state, lame, dt, dp_alpha);
         (svd.assemble(&eps_new), new_state)
     }
 }

@@ -41,6 +41,13 @@ impl<const D: usize> WarmStarts<D> {
         self.cells.capacity()
     }
 
+    /// All records, in constraint order (outside a sweep: the borrow is exclusive).
+    pub fn as_slice(&mut self) -> &[SMatrix<f64, D, D>] {
+        // SAFETY: `UnsafeCell<T>` has the layout of `T`, and `&mut self` excludes any writer
+        // for the life of the returned borrow.
+        unsafe { std::slice::from_raw_parts(self.cells.as_ptr().cast(), self.cells.len()) }
+    }
+
     /// The record of constraint `c`.
     ///
     /// # Safety
