@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
-use xpbi_continuum::continuum::{KernelFrame, XpbiSettings};
+use xpbi_continuum::continuum::{KernelFrame, SweepOrder, XpbiSettings};
 use xpbi_continuum::plasticity::PlasticModel;
 use xpbi_continuum::xsph::Xsph;
 
@@ -144,6 +144,22 @@ pub struct XpbiSection {
     /// default) or `"reference"` (Lagrangian kernels on the initial configuration, free of the
     /// SPH tensile instability; for elastic solids, see `xpbi_continuum::continuum::KernelFrame`).
     pub kernel_frame: KernelFrameSpec,
+    /// Grouping of the coloured Gauss–Seidel sweep: `"slabs"` (two colours of slabs across the
+    /// longest axis, default; cells below 4 occupied slabs) or `"cells"` (3^d cell colours, the
+    /// GPU's order). An ordering, not a model: both converge to the same answer as the
+    /// iterations grow (`xpbi_continuum::continuum::SweepOrder`).
+    pub sweep: SweepSpec,
+}
+
+/// `sweep = "slabs" | "cells"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SweepSpec {
+    /// Two colours of slabs (`SweepOrder::Slabs`).
+    #[default]
+    Slabs,
+    /// 3^d cell colours (`SweepOrder::Cells`).
+    Cells,
 }
 
 /// `kernel_frame = "current" | "reference"`.
@@ -170,6 +186,7 @@ impl Default for XpbiSection {
             cfl: s.cfl,
             min_distance_ratio: s.min_distance_ratio,
             kernel_frame: KernelFrameSpec::Current,
+            sweep: SweepSpec::Slabs,
         }
     }
 }
@@ -192,6 +209,10 @@ impl XpbiSection {
             kernel_frame: match self.kernel_frame {
                 KernelFrameSpec::Current => KernelFrame::Current,
                 KernelFrameSpec::Reference => KernelFrame::Reference,
+            },
+            sweep: match self.sweep {
+                SweepSpec::Slabs => SweepOrder::Slabs,
+                SweepSpec::Cells => SweepOrder::Cells,
             },
             ..XpbiSettings::new(spacing)
         }

@@ -119,7 +119,8 @@
 //! # grips = [{ min = [...], max = [...], velocity = [0.05, 0, 0] }]   # kinematic boxes
 //! # xpbi = { support_over_spacing = 2.0, xsph_rate = 100.5, plasticity_in_loop = true,
 //! #          position_correction = true, pinv_threshold = 0.01, cfl = 0.4,
-//! #          min_distance_ratio = 0.5, kernel_frame = "current" }   # or "reference"
+//! #          min_distance_ratio = 0.5, kernel_frame = "current",   # or "reference"
+//! #          sweep = "slabs" }   # or "cells": 3^d cell colours, the GPU's order
 //! #   xsph_rate: XSPH as a rate κ (1/s), c = 1 − e^{−κΔt} per step, the same smoothing per
 //! #   unit time at any step; or xsph = c, the paper's per-step coefficient (0.01), whose
 //! #   smoothing per unit time grows as the step shrinks.

@@ -605,3 +605,31 @@ fn xsph_rate_and_per_step_coefficient() {
         ("continuum[0].xpbi.xsph_rate".to_string(), "-1".to_string())
     );
 }
+
+/// `sweep` picks the grouping of the coloured sweep (slabs by default); an unknown grouping is a
+/// syntax error at its line naming the field.
+#[test]
+fn sweep_picks_the_colouring_and_rejects_unknown_orders() {
+    use xpbi_continuum::continuum::SweepOrder;
+    let with = |x: &str| {
+        BASE.replace(
+            "spacing = 0.01",
+            &format!("spacing = 0.01\nxpbi = {{ {x} }}"),
+        )
+    };
+    let sweep = |s: &BuiltScene| s.sim.block(s.continua[0].handle).kind.settings().sweep;
+    assert_eq!(sweep(&build(BASE).unwrap()), SweepOrder::Slabs);
+    assert_eq!(
+        sweep(&build(&with("sweep = \"cells\"")).unwrap()),
+        SweepOrder::Cells
+    );
+    let text = with("sweep = \"rows\"");
+    let line = text.lines().position(|l| l.contains("rows")).unwrap() + 1;
+    match parse(&text) {
+        Err(SceneError::Syntax { line: l, field, .. }) => {
+            assert_eq!(l, line);
+            assert!(field.contains("sweep"), "{field}");
+        }
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+}
