@@ -19,8 +19,9 @@ use crate::error::XpbiError;
 /// Fewest occupied slabs for which [`SweepOrder::Slabs`] is used. With 4, each colour has at
 /// least two slabs, so two threads have work in both colours; below that the 3^d cell colours
 /// share better. The 16k benchmark column (fewer than 16 slabs) sweeps in 2 colours instead of 27:
-/// −18 % per simulated second single-threaded. A slab is one task, so a column of few slabs
-/// scales worse over threads than cells would; the schedule depends on the scene only, never
+/// −5 % per simulated second single-threaded (6 813 against 7 168 µs per particle over 1 s
+/// at Δt = 1 ms, measured back to back), 1.8× on two threads. A slab is one task, so few
+/// slabs bound how many threads share a colour; the schedule depends on the scene only, never
 /// on the thread count, to keep results bit-identical across thread counts.
 const MIN_SLABS: usize = 4;
 
