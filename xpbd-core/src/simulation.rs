@@ -373,6 +373,17 @@ impl<const D: usize> Simulation<D> {
             .expect("handle matches its block")
     }
 
+    /// Runs block `index`'s start-of-substep hook on the current particles, as
+    /// [`Simulation::step`] does before each substep (contact kinds generate their candidates
+    /// and reset their friction budgets; a block whose topology changes is coloured again).
+    /// For a backend that projects the block itself and needs the candidates of a substep
+    /// (the GPU world reads them back through the block's kind); nothing else changes.
+    pub fn begin_block_substep(&mut self, index: usize, ctx: &SubstepContext) {
+        if let Some(b) = self.blocks.get_mut(index) {
+            b.begin_substep(&self.particles, ctx);
+        }
+    }
+
     /// All blocks, in solve order.
     pub fn blocks(&self) -> &[Box<dyn ConstraintSet<D>>] {
         &self.blocks

@@ -209,28 +209,70 @@ fn push_kind<K: ConstraintKind<3>>(
 /// assert_eq!(coloured as usize, n_con);
 /// ```
 pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
+    pack_members(scene, None)
+}
+
+/// Packs the particles `members` of a validated scene (ascending indices into
+/// `scene.particles`; `None`: all of them) and its blocks, whose stencils must lie in
+/// `members`: device particle k is `members[k]`, and every stencil is renumbered so. The GPU
+/// world steps a scene's XPBD bodies so, beside a continuum that lives in its own buffers.
+pub fn pack_members(scene: &Scene, members: Option<&[u32]>) -> Result<PackedScene, GpuError> {
     scene.validate()?;
     let p = &scene.particles;
-    let n = p.len();
-    if let Some(i) = p.kinematic_target.iter().position(|t| t.is_some()) {
+    let all: Vec<u32>;
+    let members = match members {
+        Some(m) => m,
+        None => {
+            if p.len() >= u32::MAX as usize {
+                return Err(GpuError::Unsupported {
+                    what: format!("{} particles", p.len()),
+                    reason: "particle indices are u32",
+                });
+            }
+            all = (0..p.len() as u32).collect();
+            &all
+        }
+    };
+    // local[global] = device index (u32::MAX: not on the device).
+    let mut local = vec![u32::MAX; p.len()];
+    for (k, &g) in members.iter().enumerate() {
+        let slot = local.get_mut(g as usize).filter(|s| **s == u32::MAX);
+        let Some(slot) = slot else {
+            return Err(GpuError::Unsupported {
+                what: format!("device particle {k} = scene particle {g}"),
+                reason: "members must be distinct indices of the scene's particles",
+            });
+        };
+        *slot = k as u32;
+    }
+    let n = members.len();
+    if let Some(&i) = members
+        .iter()
+        .find(|&&i| p.kinematic_target[i as usize].is_some())
+    {
         return Err(GpuError::Unsupported {
             what: format!("kinematic target of particle {i}"),
             reason: "pin the particle (inverse mass 0) instead",
         });
     }
-    if n >= u32::MAX as usize {
-        return Err(GpuError::Unsupported {
-            what: format!("{n} particles"),
-            reason: "particle indices are u32",
-        });
-    }
-    let x = (0..n).map(|i| f32x4(&p.x[i], p.inv_mass[i])).collect();
-    let v = p.v.iter().map(|v| f32x4(v, 0.0)).collect();
-    let force = p.force.iter().map(|f| f32x4(f, 0.0)).collect();
+    let x = members
+        .iter()
+        .map(|&i| f32x4(&p.x[i as usize], p.inv_mass[i as usize]))
+        .collect();
+    let v = members
+        .iter()
+        .map(|&i| f32x4(&p.v[i as usize], 0.0))
+        .collect();
+    let force = members
+        .iter()
+        .map(|&i| f32x4(&p.force[i as usize], 0.0))
+        .collect();
     let mut constraints = Vec::new();
     let mut rest_inverse: Vec<u32> = Vec::new();
     let mut order = Vec::new();
     let mut blocks = Vec::new();
+    // The colouring is computed on the scene's numbering (the same conflicts as the device's).
+    let n_scene = p.len();
     for b in &scene.blocks {
         let start = constraints.len() as u32;
         let schedule = match b {
@@ -242,7 +284,7 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
                     none,
                     &mut constraints,
                 );
-                greedy(k, n)
+                greedy(k, n_scene)
             }
             SceneBlock::DihedralBending(k) => {
                 push_kind(
@@ -252,7 +294,7 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
                     none,
                     &mut constraints,
                 );
-                greedy(k, n)
+                greedy(k, n_scene)
             }
             SceneBlock::TetVolume(k) => {
                 push_kind(
@@ -262,7 +304,7 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
                     none,
                     &mut constraints,
                 );
-                greedy(k, n)
+                greedy(k, n_scene)
             }
             SceneBlock::IsometricBending(k) => {
                 let mut factors = Vec::with_capacity(k.q.len());
@@ -274,7 +316,7 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
                 }
                 let bits = |c: usize| factors[c].map(f32::to_bits);
                 push_kind(k, KIND_ISOMETRIC, |_| 0.0, bits, &mut constraints);
-                greedy(k, n)
+                greedy(k, n_scene)
             }
             SceneBlock::NeoHookean(k) => {
                 // Dm⁻¹ of element e at rest_base + 9e, column by column, as f32 bits.
@@ -291,7 +333,7 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
                         con.kind = KIND_NH_DEVIATORIC;
                     }
                 }
-                greedy(k, n)
+                greedy(k, n_scene)
             }
         };
         let base = order.len() as u32;
@@ -307,6 +349,20 @@ pub fn pack(scene: &Scene) -> Result<PackedScene, GpuError> {
             len: constraints.len() as u32 - start,
             colours,
         });
+    }
+    // Stencils in device numbering.
+    for (c, con) in constraints.iter_mut().enumerate() {
+        let a = arity(con.kind);
+        for i in &mut con.idx[..a] {
+            let l = local[*i as usize];
+            if l == u32::MAX {
+                return Err(GpuError::Unsupported {
+                    what: format!("constraint {c} on particle {i}, which is not on the device"),
+                    reason: "an XPBD block must lie within the particles the XPBD step holds",
+                });
+            }
+            *i = l;
+        }
     }
     // CSR: for each particle, the correction slots 4c + k touching it, ascending in c (the
     // CPU's jacobi_scatter order: block by block, constraint by constraint).

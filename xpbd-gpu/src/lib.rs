@@ -66,6 +66,7 @@
 //! ```
 
 pub mod backend;
+pub mod bodies;
 pub mod context;
 pub mod error;
 pub mod grid;

@@ -51,6 +51,10 @@ pub const XPBI_MODULE: &str = concat!(
     include_str!("shaders/xpbi.wgsl")
 );
 
+/// Contacts between bodies (particle pairs, points against triangles) with Coulomb friction,
+/// over the XPBD bodies' and the continuum's particles.
+pub const BODIES_WGSL: &str = include_str!("shaders/bodies.wgsl");
+
 /// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
 /// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
@@ -63,6 +67,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("plasticity.wgsl", PLASTICITY_MODULE),
     ("plasticity_batch.wgsl", PLASTICITY_BATCH_MODULE),
     ("xpbi.wgsl", XPBI_MODULE),
+    ("bodies.wgsl", BODIES_WGSL),
 ];
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use xpbd_core::{SolverKind, SolverSettings, StepError};
 use crate::context::GpuContext;
 use crate::kinematic::validate_colliders;
 use crate::layout::{
-    BlockPlan, GpuColliders, GpuDispatch, GpuParams, check_limits, pack, pack_kinematic,
+    BlockPlan, GpuColliders, GpuDispatch, GpuParams, check_limits, pack_kinematic, pack_members,
 };
 use crate::pipelines::{Layouts, Pipelines};
 use crate::{GpuError, KinematicCollider, MAX_COLLIDERS, Scene, StepBackend};
@@ -106,7 +106,18 @@ impl GpuSimulation {
     /// Validates and packs the scene, checks it against the device limits, uploads it and
     /// compiles the kernels. Diagnostics (residuals, energies) are not computed on the GPU.
     pub fn new(ctx: Arc<GpuContext>, scene: &Scene) -> Result<Self, GpuError> {
-        let packed = pack(scene)?;
+        Self::with_members(ctx, scene, None)
+    }
+
+    /// [`GpuSimulation::new`] holding only the particles `members` of the scene (ascending
+    /// indices; device particle k is `members[k]`, see [`crate::layout::pack_members`]): the
+    /// GPU world's XPBD bodies beside a continuum that lives in its own buffers.
+    pub fn with_members(
+        ctx: Arc<GpuContext>,
+        scene: &Scene,
+        members: Option<&[u32]>,
+    ) -> Result<Self, GpuError> {
+        let packed = pack_members(scene, members)?;
         let settings = scene.settings.clone();
         if settings.diagnostics.residuals || settings.diagnostics.energies {
             return Err(GpuError::Unsupported {
@@ -413,60 +424,91 @@ impl GpuSimulation {
         pass.dispatch_workgroups(gx, gy, 1);
     }
 
-    fn encode_step(&self, encoder: &mut wgpu::CommandEncoder) {
+    /// Copies x and v to the step's backup (the state a fault rolls back to).
+    fn encode_backup(&self, encoder: &mut wgpu::CommandEncoder) {
         let b = &self.buffers;
         let state_bytes = 16 * self.n_particles as u64;
         if state_bytes > 0 {
             encoder.copy_buffer_to_buffer(&b.x, 0, &b.backup_x, 0, Some(state_bytes));
             encoder.copy_buffer_to_buffer(&b.v, 0, &b.backup_v, 0, Some(state_bytes));
         }
-        let p = &self.pipelines;
-        let n = self.n_particles;
+    }
+
+    fn begin_pass<'e>(&self, encoder: &'e mut wgpu::CommandEncoder) -> wgpu::ComputePass<'e> {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
         pass.set_bind_group(1, &self.bind_groups[1], &[]);
         pass.set_bind_group(2, &self.bind_groups[2], &[]);
+        pass
+    }
+
+    /// Substep `s` starts: prediction and the multiplier reset.
+    fn substep_start(&self, pass: &mut wgpu::ComputePass<'_>, s: usize) {
+        let p = &self.pipelines;
+        self.dispatch(pass, &p.predict, self.slots.particles[s], self.n_particles);
+        if self.n_constraints > 0 {
+            self.dispatch(
+                pass,
+                &p.reset_multipliers,
+                self.slots.constraints,
+                self.n_constraints,
+            );
+        }
+    }
+
+    /// One iteration of substep `s`: every block's sweep, then the colliders.
+    fn iteration(&self, pass: &mut wgpu::ComputePass<'_>, s: usize) {
+        let p = &self.pipelines;
+        let (ps, n) = (self.slots.particles[s], self.n_particles);
+        match self.settings.solver {
+            SolverKind::Coloured => {
+                for colours in &self.slots.colours {
+                    for &(slot, count) in colours {
+                        self.dispatch(pass, &p.solve_colour, slot, count);
+                    }
+                }
+            }
+            SolverKind::GaussSeidel => {
+                for &slot in &self.slots.blocks {
+                    self.dispatch(pass, &p.solve_sequential, slot, 1);
+                }
+            }
+            SolverKind::Jacobi { .. } => {
+                if self.n_constraints > 0 {
+                    self.dispatch(
+                        pass,
+                        &p.jacobi_compute,
+                        self.slots.constraints,
+                        self.n_constraints,
+                    );
+                    self.dispatch(pass, &p.jacobi_apply, ps, n);
+                }
+            }
+        }
+        if self.n_colliders > 0 {
+            self.dispatch(pass, &p.collide, ps, n);
+        }
+    }
+
+    /// Substep `s` ends: velocities, restitution and the fault flags.
+    fn substep_end(&self, pass: &mut wgpu::ComputePass<'_>, s: usize) {
+        let p = &self.pipelines;
+        self.dispatch(
+            pass,
+            &p.update_velocity,
+            self.slots.particles[s],
+            self.n_particles,
+        );
+    }
+
+    fn encode_step(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.encode_backup(encoder);
+        let mut pass = self.begin_pass(encoder);
         for s in 0..self.settings.substeps {
-            let ps = self.slots.particles[s];
-            self.dispatch(&mut pass, &p.predict, ps, n);
-            if self.n_constraints > 0 {
-                self.dispatch(
-                    &mut pass,
-                    &p.reset_multipliers,
-                    self.slots.constraints,
-                    self.n_constraints,
-                );
-            }
+            self.substep_start(&mut pass, s);
             for _ in 0..self.settings.iterations {
-                match self.settings.solver {
-                    SolverKind::Coloured => {
-                        for colours in &self.slots.colours {
-                            for &(slot, count) in colours {
-                                self.dispatch(&mut pass, &p.solve_colour, slot, count);
-                            }
-                        }
-                    }
-                    SolverKind::GaussSeidel => {
-                        for &slot in &self.slots.blocks {
-                            self.dispatch(&mut pass, &p.solve_sequential, slot, 1);
-                        }
-                    }
-                    SolverKind::Jacobi { .. } => {
-                        if self.n_constraints > 0 {
-                            self.dispatch(
-                                &mut pass,
-                                &p.jacobi_compute,
-                                self.slots.constraints,
-                                self.n_constraints,
-                            );
-                            self.dispatch(&mut pass, &p.jacobi_apply, ps, n);
-                        }
-                    }
-                }
-                if self.n_colliders > 0 {
-                    self.dispatch(&mut pass, &p.collide, ps, n);
-                }
+                self.iteration(&mut pass, s);
             }
-            self.dispatch(&mut pass, &p.update_velocity, ps, n);
+            self.substep_end(&mut pass, s);
         }
     }
 
@@ -476,6 +518,21 @@ impl GpuSimulation {
     /// smallest offending particle of the first faulty substep (its speed is read at the end
     /// of the step; the constraint is not traced on the GPU).
     pub fn step(&mut self, dt: f64) -> Result<(), GpuError> {
+        self.begin_step(dt)?;
+        let mut encoder =
+            self.ctx
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("step"),
+                });
+        self.encode_step(&mut encoder);
+        self.ctx.queue().submit([encoder.finish()]);
+        self.finish_step(dt)
+    }
+
+    /// Checks `dt` and writes the uniforms and the fault flags of a step of `dt`: what
+    /// [`GpuSimulation::step`] does before it encodes the substeps.
+    pub(crate) fn begin_step(&mut self, dt: f64) -> Result<(), GpuError> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(StepError::NonPositiveTimeStep { dt }.into());
         }
@@ -492,14 +549,35 @@ impl GpuSimulation {
         }
         let queue = self.ctx.queue();
         queue.write_buffer(&self.buffers.faults, 0, &vec![0xffu8; 8 * substeps]);
-        let mut encoder =
-            self.ctx
-                .device()
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("step"),
-                });
-        self.encode_step(&mut encoder);
-        queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Encodes one phase of substep `s` of the step [`GpuSimulation::begin_step`] prepared
+    /// (the GPU world interleaves them with a continuum's and the body contacts'); the start
+    /// of substep 0 also saves the state a fault rolls back to.
+    pub(crate) fn encode_phase(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        phase: crate::world::Phase,
+        s: usize,
+    ) {
+        use crate::world::Phase;
+        if phase == Phase::Start && s == 0 {
+            self.encode_backup(encoder);
+        }
+        let mut pass = self.begin_pass(encoder);
+        match phase {
+            Phase::Start => self.substep_start(&mut pass, s),
+            Phase::Iteration => self.iteration(&mut pass, s),
+            Phase::End => self.substep_end(&mut pass, s),
+        }
+    }
+
+    /// After the substeps of a step of `dt` ran: reads the fault flags back, rolls the state
+    /// back and names the particle on a fault, else advances time and kinematic colliders.
+    pub(crate) fn finish_step(&mut self, dt: f64) -> Result<(), GpuError> {
+        let substeps = self.settings.substeps;
+        let h = dt / substeps as f64;
         let faults: Vec<u32> =
             bytemuck::pod_collect_to_vec(&self.read(&self.buffers.faults, 8 * substeps as u64)?);
         if let Some(s) = faults
@@ -534,6 +612,12 @@ impl GpuSimulation {
             c.shape = c.shape.translated(&(c.velocity * dt));
         }
         Ok(())
+    }
+
+    /// The device buffers of positions (xyz, inverse mass in w) and of the positions at the
+    /// start of the substep, for the body contacts that touch these particles.
+    pub(crate) fn position_buffers(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
+        (&self.buffers.x, &self.buffers.x_prev)
     }
 
     fn rollback(&self) -> Result<(), GpuError> {

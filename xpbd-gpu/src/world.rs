@@ -3,69 +3,115 @@
 //! A [`GpuWorld`] is built from the scene's one build ([`xpbd_scene::BuiltScene`], the
 //! assembler every backend shares: the same particles, constraint blocks, colliders and
 //! settings, in the same order). It uploads that state, steps it on the device and keeps the
-//! `BuiltScene` synchronised with the device after every completed frame, so that frames,
-//! the run manifest and checkpoints are written by the CPU's own code
-//! ([`xpbd_scene::runner::FrameStepper`]): a checkpoint saved from a GPU run restores on the
-//! CPU, and a CPU checkpoint restores into a GPU world ([`GpuWorld::new`] on
-//! `Checkpoint::restore`'s scene), within f32 of each other.
+//! `BuiltScene` synchronised with the device, so that frames, the run manifest and
+//! checkpoints are written by the CPU's own code ([`xpbd_scene::runner::FrameStepper`]): a
+//! checkpoint saved from a GPU run restores on the CPU, and a CPU checkpoint restores into a
+//! GPU world ([`GpuWorld::new`] on `Checkpoint::restore`'s scene), within f32 of each other.
 //!
-//! Two device steps are behind it, chosen from what the scene holds:
-//! * **XPBD bodies** (cloth, rope, soft bodies: distance constraints, dihedral or isometric
-//!   bending, stable neo-Hookean tetrahedra) run on [`crate::GpuSimulation`] against up to four
-//!   planes, spheres, boxes and capsules;
-//! * **one XPBI continuum** of up to eight materials (a layered body) runs on
-//!   [`crate::GpuXpbi`] against up to eight.
+//! # One step for every body
+//! The particles live in two sets of device buffers: the **XPBD bodies'** (cloth, ropes, soft
+//! bodies: distance constraints, dihedral or isometric bending, stable neo-Hookean tetrahedra,
+//! [`crate::GpuSimulation`], against up to four colliders) and **one XPBI continuum's** (up to
+//! eight materials, [`crate::GpuXpbi`], against up to eight colliders), whose solve works on
+//! the step's displacement rather than on positions to keep f32 accuracy. Bodies touch through
+//! the core's body and point–triangle contacts with their friction ([`crate::bodies`]), whose
+//! kernels read and correct both sets. A substep is one submission in the CPU loop's order:
 //!
-//! Both take the core's contact model ([`crate::KinematicCollider`]): colliders static or
-//! translating with their velocity, position-level Coulomb friction with static and kinetic
-//! coefficients relative to the collider, velocity-level restitution; the scene's colliders
-//! advance with every good step.
+//! ```text
+//! XPBD predict, λ ← 0 │ continuum predict (after its frozen data on xⁿ) │ contacts λ, τ ← 0
+//! iterations ×  XPBD blocks' colours, colliders │ continuum colliders, position correction,
+//!               XPBI colours │ body contacts, in the CPU's colours
+//! XPBD velocities, restitution, faults │ continuum velocities, restitution, XSPH, F update
+//! ```
+//!
+//! The sets are disjoint, so the XPBD blocks and the continuum's commute within an iteration,
+//! and the body contacts come after both, as the CPU projects them after the material and XPBI
+//! blocks ("contacts have the last word"). Body-contact candidates are generated on the host
+//! by the CPU's own code at the start of every step (`ContactGeneration::PerStep`) on the
+//! state read back after the last one, and coloured by the CPU's greedy colouring, so both
+//! backends project the same contacts in the same order. A scene of XPBD bodies alone that do
+//! not touch runs all substeps of a step in one submission and is read back at frame ends.
+//!
+//! Both step kinds take the core's contact model ([`crate::KinematicCollider`]): colliders
+//! static or translating with their velocity, position-level Coulomb friction with static and
+//! kinetic coefficients relative to the collider, velocity-level restitution; the scene's
+//! colliders advance with every good step.
 //!
 //! A continuum's grips and nozzles are driven on the host before every step, as on the CPU
 //! (`BuiltScene::prepare_step`): the device moves every particle with a kinematic target
 //! towards it, and a particle a nozzle releases gets its mass and velocity uploaded.
 //!
 //! Everything else a description can hold is refused by name when the world is built
-//! ([`GpuError::Unsupported`], see [`GpuWorld::new`]): grips on XPBD bodies, nozzles
-//! feeding fluids, fluids, contacts between bodies, cloth self-collision, several
-//! continua, XPBD bodies and a continuum together, colliders animated to target poses,
-//! signed-distance grids.
+//! ([`GpuError::Unsupported`], see [`refusal`]): grips on XPBD bodies, nozzles feeding fluids,
+//! fluids, several continua, body contacts under the Jacobi solver or generated every substep,
+//! colliders animated to target poses, signed-distance grids.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
 //! `Simulation::next_step_size` on the synchronised state (the XPBI CFL bound
-//! `cfl·Δx/max|v|` and `dt_max`), a failed step rolled back and retried at half its size.
-//! On the XPBI path the state is read back after every step for that (and to keep the last good
-//! state on the host); a failed step is uploaded back from it.
+//! `cfl·Δx/max|v|` and `dt_max`), a failed step retried at half its size. A step with a
+//! continuum or body contacts is read back after it (for that, for the next step's contact
+//! candidates and to keep the last good state on the host); a failed one is uploaded back from
+//! the host and reports the offending particle in the scene's numbering.
 
 use std::sync::Arc;
 
-use nalgebra::Matrix3;
-use xpbd_core::contact::{ColliderContacts, ColliderId, ContactOptions, ContactProjection};
+use nalgebra::{Matrix3, Vector3};
+use xpbd_core::constraint::SubstepContext;
+use xpbd_core::contact::{
+    ColliderContacts, ColliderId, ContactGeneration, ContactOptions, ContactProjection,
+};
 use xpbd_core::error::ConstraintRef;
 use xpbd_core::simulation::BlockHandle;
-use xpbd_core::{AdvanceReport, StepError};
+use xpbd_core::{AdvanceReport, SolverKind, StepError};
 use xpbd_scene::runner::FrameStepper;
 use xpbd_scene::{BlockKind, BuiltScene, FrameError};
 use xpbi_continuum::continuum::XpbiContinuum;
 
+use crate::bodies::{GpuBodyContacts, PackedContacts, ParticleSlots};
 use crate::{
     GpuContext, GpuError, GpuSimulation, GpuXpbi, KinematicCollider, Scene, SceneBlock,
     XpbiGpuScene, kinematic_colliders,
 };
 
-/// The device step behind a world.
-enum WorldStep {
-    Xpbd(Box<GpuSimulation>),
-    Xpbi {
-        gpu: Box<GpuXpbi>,
-        block: BlockHandle<XpbiContinuum<3>>,
-    },
+/// A phase of a substep, as the GPU world interleaves the device steps of its particle sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Prediction and multiplier resets.
+    Start,
+    /// One iteration of the constraint sweeps.
+    Iteration,
+    /// Velocities, restitution, and the continuum's XSPH and F update.
+    End,
+}
+
+/// The continuum of a world on the device.
+struct Continuum {
+    gpu: Box<GpuXpbi>,
+    block: BlockHandle<XpbiContinuum<3>>,
+    /// Its particles (scene indices) in device order.
+    members: Vec<usize>,
+}
+
+/// The XPBD bodies of a world on the device.
+struct Bodies {
+    gpu: Box<GpuSimulation>,
+    /// Its particles (scene indices) in device order; `None`: all of the scene's.
+    members: Option<Vec<usize>>,
+}
+
+/// The body contacts of a world: the blocks (indices into `sim.blocks()`) and their kernels.
+struct Touching {
+    blocks: Vec<usize>,
+    gpu: GpuBodyContacts,
 }
 
 /// A scene description stepped on the GPU (module docs).
 pub struct GpuWorld {
     scene: BuiltScene,
-    step: WorldStep,
+    xpbd: Option<Bodies>,
+    continuum: Option<Continuum>,
+    touching: Option<Touching>,
+    slots: ParticleSlots,
 }
 
 impl std::fmt::Debug for GpuWorld {
@@ -86,27 +132,45 @@ fn unsupported(what: impl Into<String>, reason: &'static str) -> GpuError {
 
 /// The first feature of `scene` the GPU world does not model, by name (`None`: it runs).
 pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
-    if !scene.grips.is_empty() && scene.continua.is_empty() {
-        return Some(unsupported(
-            "grips on XPBD bodies",
-            "the GPU's XPBD step does not move kinematic particles",
-        ));
-    }
-    if !scene.emitters.is_empty() && scene.continua.is_empty() {
-        return Some(unsupported(
-            "nozzles feeding fluids",
-            "the GPU world releases particles into an XPBI continuum only",
-        ));
-    }
     let kinds = scene.block_kinds();
     let continua = kinds
         .iter()
         .filter(|k| matches!(k, BlockKind::Xpbi(_)))
         .count();
-    let xpbd = kinds.iter().any(|k| xpbd_block(k).is_some());
+    if !scene.grips.is_empty() {
+        // Grips move continuum particles only on the device.
+        let in_continuum = |i: usize| {
+            kinds.iter().any(|k| match k {
+                BlockKind::Xpbi(c) => c.members().contains(&(i as u32)),
+                _ => false,
+            })
+        };
+        if let Some(&(i, _)) = scene.grips.iter().find(|(i, _)| !in_continuum(*i)) {
+            return Some(unsupported(
+                format!("grip on particle {i} of an XPBD body"),
+                "the GPU's XPBD step does not move kinematic particles",
+            ));
+        }
+    }
+    if !scene.emitters.is_empty() && continua == 0 {
+        return Some(unsupported(
+            "nozzles feeding fluids",
+            "the GPU world releases particles into an XPBI continuum only",
+        ));
+    }
     for k in &kinds {
         match k {
             BlockKind::Contacts(_) | BlockKind::Spacing(_) | BlockKind::Xpbi(_) => {}
+            BlockKind::Bodies(b) => {
+                if let Some(e) = touching_refusal("body contacts", b.options()) {
+                    return Some(e);
+                }
+            }
+            BlockKind::Triangles(t) => {
+                if let Some(e) = touching_refusal("point-triangle contacts", t.options()) {
+                    return Some(e);
+                }
+            }
             k if xpbd_block(k).is_some() => {}
             other => {
                 return Some(unsupported(other.describe(), "not ported to the GPU world"));
@@ -119,10 +183,31 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
             "the GPU world steps one XPBI continuum",
         ));
     }
-    if continua == 1 && xpbd {
+    let touching = kinds
+        .iter()
+        .any(|k| matches!(k, BlockKind::Bodies(_) | BlockKind::Triangles(_)));
+    if touching && let SolverKind::Jacobi { .. } = scene.sim.settings().solver {
         return Some(unsupported(
-            "XPBD bodies and an XPBI continuum in one step",
-            "the GPU world steps either XPBD bodies or one continuum",
+            "contacts between bodies under the Jacobi solver",
+            "the GPU projects body contacts in the CPU's colours (coloured or sequential \
+             Gauss-Seidel)",
+        ));
+    }
+    None
+}
+
+/// Why a block of contacts between bodies cannot run on the GPU (`None`: it can).
+fn touching_refusal(what: &str, options: &ContactOptions) -> Option<GpuError> {
+    if options.generation != ContactGeneration::PerStep {
+        return Some(unsupported(
+            format!("{what} generated every substep"),
+            "the GPU world generates body contacts on the host once per step",
+        ));
+    }
+    if options.projection != ContactProjection::EveryIteration {
+        return Some(unsupported(
+            format!("{what} projected once per substep"),
+            "the GPU projects body contacts in every iteration",
         ));
     }
     None
@@ -141,12 +226,19 @@ fn xpbd_block(kind: &BlockKind<'_>) -> Option<SceneBlock> {
     })
 }
 
-/// The colliders of the XPBD path (planes, spheres, boxes, capsules at their poses, static or
-/// translating, with μ_s, μ_k and restitution); the contact radius is the scene's
-/// (`Scene::contact_radius`).
-fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<KinematicCollider>, GpuError> {
-    let r = contacts.radius();
-    if contacts.radii().iter().any(|&q| q != r) || contacts.members().is_some() {
+/// The colliders of the XPBD step for its particles `members` (planes, spheres, boxes,
+/// capsules at their poses, static or translating, with μ_s, μ_k and restitution) and their
+/// one contact radius.
+fn xpbd_colliders(
+    contacts: &ColliderContacts<3>,
+    members: &[usize],
+) -> Result<(Vec<KinematicCollider>, f64), GpuError> {
+    let r = members
+        .first()
+        .map_or(contacts.radius(), |&i| contacts.radius_of_particle(i));
+    if members.iter().any(|&i| contacts.radius_of_particle(i) != r)
+        || contacts.members().is_some()
+    {
         return Err(unsupported(
             "contacts with per-particle radii or members",
             "the GPU's XPBD contacts have one radius for all particles",
@@ -158,7 +250,7 @@ fn xpbd_colliders(contacts: &ColliderContacts<3>) -> Result<Vec<KinematicCollide
             "the GPU projects contacts after every iteration",
         ));
     }
-    kinematic_colliders(contacts)
+    Ok((kinematic_colliders(contacts)?, r))
 }
 
 impl GpuWorld {
@@ -170,35 +262,48 @@ impl GpuWorld {
             return Err(e);
         }
         let kinds = scene.block_kinds();
+        let n = scene.sim.particles().len();
         let contacts = kinds.iter().find_map(|k| match k {
             BlockKind::Contacts(c) => Some(*c),
             _ => None,
         });
-        let step = if let Some(c) = scene.continua.first() {
-            let continuum = &scene.sim.block(c.handle).kind;
-            let correction = kinds.iter().find_map(|k| match k {
-                BlockKind::Spacing(s) => {
-                    Some(s.min_distance() / (0.75 * continuum.settings().spacing))
-                }
-                _ => None,
-            });
-            let fallback;
-            let contacts = match contacts {
-                Some(c) => c,
-                None => {
-                    fallback = ColliderContacts::new(
-                        0.5 * continuum.settings().spacing,
-                        ContactOptions::default(),
-                    )
-                    .map_err(|e| unsupported(e.to_string(), "no contact radius"))?;
-                    &fallback
-                }
-            };
-            let desc = XpbiGpuScene::from_blocks(&scene.sim, continuum, contacts, correction)?;
-            WorldStep::Xpbi {
-                gpu: Box::new(GpuXpbi::new(ctx, &desc)?),
-                block: c.handle,
+        let continuum = match scene.continua.first() {
+            None => None,
+            Some(c) => {
+                let kind = &scene.sim.block(c.handle).kind;
+                let correction = kinds.iter().find_map(|k| match k {
+                    BlockKind::Spacing(s) => {
+                        Some(s.min_distance() / (0.75 * kind.settings().spacing))
+                    }
+                    _ => None,
+                });
+                let fallback;
+                let contacts = match contacts {
+                    Some(c) => c,
+                    None => {
+                        fallback = ColliderContacts::new(
+                            0.5 * kind.settings().spacing,
+                            ContactOptions::default(),
+                        )
+                        .map_err(|e| unsupported(e.to_string(), "no contact radius"))?;
+                        &fallback
+                    }
+                };
+                let desc = XpbiGpuScene::from_blocks(&scene.sim, kind, contacts, correction)?;
+                Some(Continuum {
+                    gpu: Box::new(GpuXpbi::new(ctx.clone(), &desc)?),
+                    block: c.handle,
+                    members: kind.members().iter().map(|&m| m as usize).collect(),
+                })
             }
+        };
+        let mut in_continuum = vec![false; n];
+        for &i in continuum.iter().flat_map(|c| &c.members) {
+            in_continuum[i] = true;
+        }
+        let xpbd_members: Vec<usize> = (0..n).filter(|&i| !in_continuum[i]).collect();
+        let xpbd = if xpbd_members.is_empty() && continuum.is_some() {
+            None
         } else {
             let mut gpu_scene =
                 Scene::new(scene.sim.particles().clone(), scene.sim.settings().clone());
@@ -207,9 +312,17 @@ impl GpuWorld {
                 match (k, xpbd_block(k)) {
                     (_, Some(block)) => gpu_scene = gpu_scene.with_block(block),
                     (BlockKind::Contacts(c), None) => {
-                        colliders = Some((xpbd_colliders(c)?, c.options().acceleration));
-                        gpu_scene.contact_radius = c.radius();
+                        let (list, radius) = xpbd_colliders(c, &xpbd_members)?;
+                        colliders = Some((list, c.options().acceleration));
+                        gpu_scene.contact_radius = radius;
                     }
+                    (
+                        BlockKind::Xpbi(_)
+                        | BlockKind::Spacing(_)
+                        | BlockKind::Bodies(_)
+                        | BlockKind::Triangles(_),
+                        None,
+                    ) => {}
                     (other, None) => {
                         return Err(unsupported(
                             other.describe(),
@@ -218,16 +331,51 @@ impl GpuWorld {
                     }
                 }
             }
-            let mut gpu = GpuSimulation::new(ctx, &gpu_scene)?;
+            let all = xpbd_members.len() == n;
+            let members32: Vec<u32> = xpbd_members.iter().map(|&i| i as u32).collect();
+            let subset = (!all).then_some(&members32[..]);
+            let mut gpu = GpuSimulation::with_members(ctx.clone(), &gpu_scene, subset)?;
             if let Some((colliders, acceleration)) = colliders {
                 gpu.set_colliders(&colliders, acceleration)?;
             }
-            WorldStep::Xpbd(Box::new(gpu))
+            Some(Bodies {
+                gpu: Box::new(gpu),
+                members: (!all).then_some(xpbd_members.clone()),
+            })
         };
-        Ok(Self { scene, step })
+        let as_u32 = |v: &[usize]| v.iter().map(|&i| i as u32).collect::<Vec<u32>>();
+        let slots = ParticleSlots::new(
+            n,
+            &as_u32(&xpbd_members),
+            &as_u32(continuum.as_ref().map_or(&[][..], |c| &c.members)),
+        )?;
+        let blocks: Vec<usize> = (kinds.iter().enumerate())
+            .filter(|(_, k)| matches!(k, BlockKind::Bodies(_) | BlockKind::Triangles(_)))
+            .map(|(b, _)| b)
+            .collect();
+        let touching = if blocks.is_empty() {
+            None
+        } else {
+            let sequential = scene.sim.settings().solver == SolverKind::GaussSeidel;
+            let gpu = GpuBodyContacts::new(
+                &ctx,
+                xpbd.as_ref().map(|b| b.gpu.position_buffers()),
+                continuum.as_ref().map(|c| c.gpu.contact_buffers()),
+                sequential,
+            )?;
+            Some(Touching { blocks, gpu })
+        };
+        Ok(Self {
+            scene,
+            xpbd,
+            continuum,
+            touching,
+            slots,
+        })
     }
 
-    /// The scene as of the last completed step (XPBI) or frame (XPBD).
+    /// The scene as of the last completed step (a continuum or body contacts) or frame (XPBD
+    /// bodies alone).
     pub fn scene(&self) -> &BuiltScene {
         &self.scene
     }
@@ -237,19 +385,22 @@ impl GpuWorld {
         self.scene
     }
 
-    /// Which device step runs the world: `"xpbd"` or `"xpbi"`.
+    /// Which device steps run the world: `"xpbd"` (XPBD bodies that do not touch), `"xpbi"`
+    /// (one continuum) or `"coupled"` (bodies that touch, or XPBD bodies and a continuum).
     pub fn step_name(&self) -> &'static str {
-        match self.step {
-            WorldStep::Xpbd(_) => "xpbd",
-            WorldStep::Xpbi { .. } => "xpbi",
+        match (&self.xpbd, &self.continuum, &self.touching) {
+            (Some(_), None, None) => "xpbd",
+            (None, Some(_), None) => "xpbi",
+            _ => "coupled",
         }
     }
 
     /// The device's context (adapter name and backend).
     pub fn context(&self) -> &Arc<GpuContext> {
-        match &self.step {
-            WorldStep::Xpbd(g) => g.context(),
-            WorldStep::Xpbi { gpu, .. } => gpu.context(),
+        match (&self.xpbd, &self.continuum) {
+            (Some(b), _) => b.gpu.context(),
+            (None, Some(c)) => c.gpu.context(),
+            (None, None) => unreachable!("a world has XPBD bodies or a continuum"),
         }
     }
 
@@ -301,80 +452,251 @@ impl GpuWorld {
         Ok(())
     }
 
-    /// One device step of `h`; the XPBI path reads the state back into the scene, or on a
-    /// non-finite particle uploads the scene's (last good) state back and names the particle.
+    /// One step of `h`: XPBD bodies that do not touch in one submission (read back at frame
+    /// ends), anything else substep by substep and read back.
     fn attempt(&mut self, h: f64) -> Result<(), GpuError> {
-        match &mut self.step {
-            WorldStep::Xpbd(gpu) => {
-                gpu.step(h)?;
-                advance_colliders(&mut self.scene, h)
+        if let (Some(b), None, None) = (&mut self.xpbd, &self.continuum, &self.touching) {
+            b.gpu.step(h)?;
+            return advance_colliders(&mut self.scene, h);
+        }
+        let result = self.attempt_substeps(h);
+        let result = result.and_then(|()| self.read_back(h));
+        if let Err(e) = result {
+            // The device may hold a partial step: the scene holds the last good state.
+            self.upload_scene_state()?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// A step of `h` as S substeps, each one submission interleaving every particle set's
+    /// phases with the body contacts (module docs).
+    fn attempt_substeps(&mut self, h: f64) -> Result<(), GpuError> {
+        let substeps = self.scene.sim.settings().substeps;
+        let iterations = self.scene.sim.settings().iterations;
+        let h_sub = h / substeps as f64;
+        self.drive_continuum(h)?;
+        // Kinematic colliders start every attempt where the scene holds them (a failed
+        // attempt moved the devices' copies) and the scene's advance with a good one.
+        let moving = (self.scene.collider_contacts_mut())
+            .is_some_and(|c| c.colliders().iter().any(|c| c.velocity.norm() != 0.0));
+        if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
+            let all = kinematic_colliders(contacts)?;
+            let acceleration = contacts.options().acceleration;
+            if let Some(c) = &mut self.continuum {
+                c.gpu.set_colliders(&all)?;
             }
-            WorldStep::Xpbi { gpu, block } => {
-                // An XPBI substep is an XPBI step of its length (kernels, neighbours and F per
-                // substep, xpbi_continuum::continuum): S substeps are S device steps of h/S.
-                let substeps = self.scene.sim.settings().substeps;
-                let h_sub = h / substeps as f64;
-                // Grips and nozzles, as before every CPU attempt (BuiltScene::prepare_step): a
-                // particle a nozzle releases gets its mass and velocity on the device, and every
-                // particle with a kinematic target moves 1/S of the way to it per substep (the
-                // CPU's linear path to the target).
-                if !self.scene.grips.is_empty() || !self.scene.emitters.is_empty() {
-                    let released =
-                        |s: &BuiltScene| -> usize { s.emitters.iter().map(|e| e.released()).sum() };
-                    let before = released(&self.scene);
-                    self.scene.prepare_step(h);
-                    let p = self.scene.sim.particles();
-                    if released(&self.scene) != before {
-                        let c = &self.scene.sim.block(*block).kind;
-                        gpu.set_inverse_masses(&p.inv_mass)?;
-                        gpu.upload_state(&p.x, &p.v, c.deformation_gradients(), &host_states(c))?;
-                    }
-                    let moves: Vec<_> = (p.kinematic_target.iter().enumerate())
-                        .filter_map(|(i, t)| t.map(|t| (i, (t - p.x[i]) / substeps as f64)))
-                        .collect();
-                    gpu.set_kinematic_displacements(&moves)?;
-                }
-                // Kinematic colliders start every attempt where the scene holds them (a failed
-                // attempt moved the device's copy) and the scene's advance with a good one.
-                let moving = gpu.colliders().iter().any(KinematicCollider::is_moving);
-                if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
-                    gpu.set_colliders(&kinematic_colliders(contacts)?)?;
-                }
-                let result = (0..substeps).try_for_each(|_| gpu.step(h_sub));
-                let x = gpu.positions()?;
-                let v = gpu.velocities()?;
-                let f = gpu.deformation_gradients()?;
-                let s = gpu.plastic_states()?;
-                let bad = (0..x.len()).find(|&i| {
-                    !(x[i].iter().chain(v[i].iter()).all(|c| c.is_finite())
-                        && f[i].iter().all(|c| c.is_finite()))
-                });
-                if result.is_err() || bad.is_some() {
-                    let p = self.scene.sim.particles();
-                    let c = &self.scene.sim.block(*block).kind;
-                    gpu.upload_state(&p.x, &p.v, c.deformation_gradients(), &host_states(c))?;
-                    result?;
-                    return Err(StepError::NonFinite {
-                        particle: bad.unwrap_or(0),
-                        substep: 0,
-                        constraint: ConstraintRef::default(),
-                    }
-                    .into());
-                }
-                let time = self.scene.sim.time() + h;
-                let p = self.scene.sim.particles_mut();
-                p.x = x;
-                p.v = v;
-                let state = xpbi_state(&f, &s);
-                self.scene
-                    .sim
-                    .block_mut(*block)
-                    .kind
-                    .set_state_vector(&state)?;
-                self.scene.sim.set_time(time)?;
-                advance_colliders(&mut self.scene, h)
+            if let Some(b) = &mut self.xpbd {
+                b.gpu.set_colliders(&all, acceleration)?;
             }
         }
+        // Body contacts: the CPU's candidates of the step, on the state at its start.
+        let ctx = self.context().clone();
+        if let Some(t) = &mut self.touching {
+            let sub = SubstepContext {
+                h: h_sub,
+                substep: 0,
+                substeps,
+                time: self.scene.sim.time(),
+                dedicated_pool: false,
+            };
+            for &b in &t.blocks {
+                self.scene.sim.begin_block_substep(b, &sub);
+            }
+            let coloured = self.scene.sim.settings().solver != SolverKind::GaussSeidel;
+            let n = self.scene.sim.particles().len();
+            let kinds = self.scene.block_kinds();
+            let mut packed = PackedContacts::default();
+            for &b in &t.blocks {
+                match kinds[b] {
+                    BlockKind::Bodies(k) => packed.push_pairs(k, n, &self.slots, coloured),
+                    BlockKind::Triangles(k) => {
+                        packed.push_triangles(k, n, &self.slots, coloured);
+                    }
+                    _ => {}
+                }
+            }
+            t.gpu.upload(&ctx, &packed)?;
+        }
+        if let Some(b) = &mut self.xpbd {
+            b.gpu.begin_step(h)?;
+        }
+        for s in 0..substeps {
+            if let Some(c) = &mut self.continuum {
+                c.gpu.prepare_step(h_sub)?;
+            }
+            let mut enc = ctx.device().create_command_encoder(&Default::default());
+            let xpbd = self.xpbd.as_ref().map(|b| &b.gpu);
+            let xpbi = self.continuum.as_ref().map(|c| &c.gpu);
+            let touching = self.touching.as_ref().map(|t| &t.gpu);
+            for (phase, count) in [
+                (Phase::Start, 1),
+                (Phase::Iteration, iterations),
+                (Phase::End, 1),
+            ] {
+                for _ in 0..count {
+                    if let Some(g) = xpbd {
+                        g.encode_phase(&mut enc, phase, s);
+                    }
+                    if let Some(g) = xpbi {
+                        g.encode_phase(&mut enc, phase)?;
+                    }
+                    if let Some(g) = touching {
+                        match phase {
+                            Phase::Start => g.encode_reset(&mut enc),
+                            Phase::Iteration => g.encode_iteration(&mut enc),
+                            Phase::End => {}
+                        }
+                    }
+                }
+            }
+            ctx.scoped(|| ctx.queue().submit([enc.finish()]))?;
+            if let Some(c) = &mut self.continuum {
+                c.gpu.commit_step(h_sub);
+            }
+        }
+        if let Some(b) = &mut self.xpbd {
+            // The XPBD step names its own particle: in the scene's numbering here.
+            let map = |p: usize| b.members.as_ref().map_or(p, |m| m[p]);
+            b.gpu.finish_step(h).map_err(|e| match e {
+                GpuError::Step(StepError::Diverged {
+                    particle,
+                    speed,
+                    substep,
+                    constraint,
+                }) => GpuError::Step(StepError::Diverged {
+                    particle: map(particle),
+                    speed,
+                    substep,
+                    constraint,
+                }),
+                GpuError::Step(StepError::NonFinite {
+                    particle,
+                    substep,
+                    constraint,
+                }) => GpuError::Step(StepError::NonFinite {
+                    particle: map(particle),
+                    substep,
+                    constraint,
+                }),
+                other => other,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// A continuum's grips and nozzles before an attempt of `h`, as before every CPU attempt
+    /// (`BuiltScene::prepare_step`): a particle a nozzle releases gets its mass and velocity on
+    /// the device, and every particle with a kinematic target moves 1/S of the way to it per
+    /// substep (the CPU's linear path to the target).
+    fn drive_continuum(&mut self, h: f64) -> Result<(), GpuError> {
+        let Some(c) = &mut self.continuum else {
+            return Ok(());
+        };
+        if self.scene.grips.is_empty() && self.scene.emitters.is_empty() {
+            return Ok(());
+        }
+        let substeps = self.scene.sim.settings().substeps;
+        let released = |s: &BuiltScene| -> usize { s.emitters.iter().map(|e| e.released()).sum() };
+        let before = released(&self.scene);
+        self.scene.prepare_step(h);
+        let p = self.scene.sim.particles();
+        if released(&self.scene) != before {
+            let kind = &self.scene.sim.block(c.block).kind;
+            let w: Vec<f64> = c.members.iter().map(|&i| p.inv_mass[i]).collect();
+            c.gpu.set_inverse_masses(&w)?;
+            let (x, v) = pick_state(p, &c.members);
+            c.gpu
+                .upload_state(&x, &v, kind.deformation_gradients(), &host_states(kind))?;
+        }
+        let moves: Vec<_> = (c.members.iter().enumerate())
+            .filter_map(|(k, &i)| {
+                p.kinematic_target[i].map(|t| (k, (t - p.x[i]) / substeps as f64))
+            })
+            .collect();
+        c.gpu.set_kinematic_displacements(&moves)
+    }
+
+    /// After a good step of `h`: the devices' state into the scene (a non-finite continuum
+    /// particle fails the step), time, colliders.
+    fn read_back(&mut self, h: f64) -> Result<(), GpuError> {
+        if let Some(c) = &self.continuum {
+            let x = c.gpu.positions()?;
+            let v = c.gpu.velocities()?;
+            let f = c.gpu.deformation_gradients()?;
+            let s = c.gpu.plastic_states()?;
+            let bad = (0..x.len()).find(|&k| {
+                !(x[k].iter().chain(v[k].iter()).all(|c| c.is_finite())
+                    && f[k].iter().all(|c| c.is_finite()))
+            });
+            if let Some(k) = bad {
+                return Err(StepError::NonFinite {
+                    particle: c.members[k],
+                    substep: 0,
+                    constraint: ConstraintRef::default(),
+                }
+                .into());
+            }
+            let p = self.scene.sim.particles_mut();
+            for (k, &i) in c.members.iter().enumerate() {
+                p.x[i] = x[k];
+                p.v[i] = v[k];
+            }
+            let state = xpbi_state(&f, &s);
+            self.scene
+                .sim
+                .block_mut(c.block)
+                .kind
+                .set_state_vector(&state)?;
+        }
+        self.sync_xpbd()?;
+        let time = self.scene.sim.time() + h;
+        self.scene.sim.set_time(time)?;
+        advance_colliders(&mut self.scene, h)
+    }
+
+    /// The XPBD bodies' positions and velocities into the scene.
+    fn sync_xpbd(&mut self) -> Result<(), GpuError> {
+        let Some(b) = &self.xpbd else {
+            return Ok(());
+        };
+        let x = b.gpu.positions()?;
+        let v = b.gpu.velocities()?;
+        let p = self.scene.sim.particles_mut();
+        match &b.members {
+            None => {
+                p.x = x;
+                p.v = v;
+            }
+            Some(m) => {
+                for (k, &i) in m.iter().enumerate() {
+                    p.x[i] = x[k];
+                    p.v[i] = v[k];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Uploads the scene's (last good) state to every device set.
+    fn upload_scene_state(&mut self) -> Result<(), GpuError> {
+        let p = self.scene.sim.particles();
+        if let Some(c) = &mut self.continuum {
+            let kind = &self.scene.sim.block(c.block).kind;
+            let (x, v) = pick_state(p, &c.members);
+            c.gpu
+                .upload_state(&x, &v, kind.deformation_gradients(), &host_states(kind))?;
+        }
+        if let Some(b) = &mut self.xpbd {
+            match &b.members {
+                None => b.gpu.upload_state(&p.x, &p.v)?,
+                Some(m) => {
+                    let (x, v) = pick_state(p, m);
+                    b.gpu.upload_state(&x, &v)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `steps_per_frame` steps, then the scene is synchronised with the device.
@@ -392,20 +714,29 @@ impl GpuWorld {
         Ok(())
     }
 
-    /// Reads the XPBD path's state back into the scene (the XPBI path is read back every
-    /// step); [`GpuWorld::advance_frame`] does this at the end of every frame.
+    /// Reads the XPBD bodies' state back into the scene when they run alone (anything else is
+    /// read back every step); [`GpuWorld::advance_frame`] does this at the end of every frame.
     pub fn sync_from_device(&mut self) -> Result<(), GpuError> {
-        if let WorldStep::Xpbd(gpu) = &self.step {
-            let x = gpu.positions()?;
-            let v = gpu.velocities()?;
-            let time = gpu.time();
-            let p = self.scene.sim.particles_mut();
-            p.x = x;
-            p.v = v;
+        if self.step_name() == "xpbd"
+            && let Some(b) = &self.xpbd
+        {
+            let time = b.gpu.time();
+            self.sync_xpbd()?;
             self.scene.sim.set_time(time)?;
         }
         Ok(())
     }
+}
+
+/// Positions and velocities of the particles `members`, in that order.
+fn pick_state(
+    p: &xpbd_core::Particles<3>,
+    members: &[usize],
+) -> (Vec<Vector3<f64>>, Vec<Vector3<f64>>) {
+    (
+        members.iter().map(|&i| p.x[i]).collect(),
+        members.iter().map(|&i| p.v[i]).collect(),
+    )
 }
 
 /// Moves the scene's kinematic colliders by their velocity times `h`, after a good device step

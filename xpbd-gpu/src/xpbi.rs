@@ -452,6 +452,31 @@ impl GpuXpbi {
 
     /// One XPBI step of `dt` (see the module docs). On an error nothing has changed.
     pub fn step(&mut self, dt: f64) -> Result<(), GpuError> {
+        use crate::world::Phase;
+        self.prepare_step(dt)?;
+        let mut enc = self
+            .ctx
+            .device()
+            .create_command_encoder(&Default::default());
+        {
+            let mut pass = self.begin_pass(&mut enc)?;
+            self.phase(&mut pass, Phase::Start);
+            for _ in 0..self.iterations {
+                self.phase(&mut pass, Phase::Iteration);
+            }
+            self.phase(&mut pass, Phase::End);
+        }
+        self.ctx.scoped(|| {
+            self.ctx.queue().submit([enc.finish()]);
+        })?;
+        self.commit_step(dt);
+        Ok(())
+    }
+
+    /// Everything of a step of `dt` before its main pass: the uniforms for `dt` with the CFL
+    /// and finiteness checks, the kinematic displacements, xⁿ ← x and the frozen data (grid,
+    /// neighbours, L_p, corrected weights). On an error nothing has changed.
+    pub(crate) fn prepare_step(&mut self, dt: f64) -> Result<(), GpuError> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(xpbd_core::StepError::NonPositiveTimeStep { dt }.into());
         }
@@ -465,27 +490,49 @@ impl GpuXpbi {
                 bytemuck::cast_slice(&self.kinematic),
             );
         }
-        self.rebuild()?;
-        let device = self.ctx.device();
-        let mut enc = device.create_command_encoder(&Default::default());
-        {
-            let group = self
-                .group
-                .as_ref()
-                .ok_or_else(|| GpuError::Wgpu("no bind group".into()))?;
-            let mut pass = enc.begin_compute_pass(&Default::default());
-            pass.set_bind_group(0, group, &[]);
-            pass.set_bind_group(1, &self.colour_group, &[0]);
-            let (gx, gy) = groups(self.n as u32);
-            let pipes = &self.pipes.xpbi;
-            let run = |pass: &mut wgpu::ComputePass, i: usize| {
-                pass.set_pipeline(&pipes[i]);
-                pass.dispatch_workgroups(gx, gy, 1);
-            };
-            run(&mut pass, 4); // predict
-            for _ in 0..self.iterations {
+        self.rebuild()
+    }
+
+    fn begin_pass<'e>(
+        &self,
+        enc: &'e mut wgpu::CommandEncoder,
+    ) -> Result<wgpu::ComputePass<'e>, GpuError> {
+        let group = self
+            .group
+            .as_ref()
+            .ok_or_else(|| GpuError::Wgpu("no bind group".into()))?;
+        let mut pass = enc.begin_compute_pass(&Default::default());
+        pass.set_bind_group(0, group, &[]);
+        pass.set_bind_group(1, &self.colour_group, &[0]);
+        Ok(pass)
+    }
+
+    /// Encodes one phase of the step [`GpuXpbi::prepare_step`] prepared, in its own pass (the
+    /// GPU world interleaves them with the XPBD bodies' and the body contacts').
+    pub(crate) fn encode_phase(
+        &self,
+        enc: &mut wgpu::CommandEncoder,
+        phase: crate::world::Phase,
+    ) -> Result<(), GpuError> {
+        let mut pass = self.begin_pass(enc)?;
+        self.phase(&mut pass, phase);
+        Ok(())
+    }
+
+    /// Predict (start), one iteration, or velocities, XSPH and the F update (end).
+    fn phase(&self, pass: &mut wgpu::ComputePass<'_>, phase: crate::world::Phase) {
+        use crate::world::Phase;
+        let (gx, gy) = groups(self.n as u32);
+        let pipes = &self.pipes.xpbi;
+        let run = |pass: &mut wgpu::ComputePass, i: usize| {
+            pass.set_pipeline(&pipes[i]);
+            pass.dispatch_workgroups(gx, gy, 1);
+        };
+        match phase {
+            Phase::Start => run(pass, 4), // predict
+            Phase::Iteration => {
                 if self.coloured {
-                    run(&mut pass, 11); // gs_contacts
+                    run(pass, 11); // gs_contacts
                     for entry in [12, 13] {
                         // gs_spacing, gs_xpbi: one dispatch per colour
                         pass.set_pipeline(&pipes[entry]);
@@ -501,26 +548,35 @@ impl GpuXpbi {
                     }
                     pass.set_bind_group(1, &self.colour_group, &[0]);
                 } else {
-                    run(&mut pass, 5); // solve
-                    run(&mut pass, 6); // apply
+                    run(pass, 5); // solve
+                    run(pass, 6); // apply
                 }
             }
-            run(&mut pass, 7); // velocities
-            if !self.xsph.is_off() {
-                run(&mut pass, 8);
-                run(&mut pass, 9);
+            Phase::End => {
+                run(pass, 7); // velocities
+                if !self.xsph.is_off() {
+                    run(pass, 8);
+                    run(pass, 9);
+                }
+                run(pass, 10); // update_f
             }
-            run(&mut pass, 10); // update_f
         }
-        self.ctx.scoped(|| {
-            self.ctx.queue().submit([enc.finish()]);
-        })?;
+    }
+
+    /// After the main pass of a step of `dt` was submitted: time and kinematic colliders
+    /// advance.
+    pub(crate) fn commit_step(&mut self, dt: f64) {
         self.steps += 1;
         self.time += dt;
         for c in &mut self.colliders {
             c.shape = c.shape.translated(&(c.velocity * dt));
         }
-        Ok(())
+    }
+
+    /// The device buffers the body contacts read and correct: xⁿ, the step's displacement u
+    /// and `[inverse mass, V⁰, Vⁿ, factor]` per particle.
+    pub(crate) fn contact_buffers(&self) -> (&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer) {
+        (&self.bufs.xn, &self.bufs.dsp, &self.bufs.pinfo)
     }
 
     /// The colliders at the start of the next step (a kinematic collider has moved by its

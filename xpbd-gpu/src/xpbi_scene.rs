@@ -143,24 +143,22 @@ impl XpbiGpuScene {
                 materials: c.materials().len(),
             });
         }
-        if c.members().len() != n
-            || c.members()
-                .iter()
-                .enumerate()
-                .any(|(i, &m)| m as usize != i)
-        {
+        // The device holds the members, in member order (a GPU world keeps the other bodies'
+        // particles in the XPBD step's buffers).
+        let members: Vec<usize> = c.members().iter().map(|&m| m as usize).collect();
+        if let Some(&i) = members.iter().find(|&&i| i >= n) {
             return Err(unsupported(
-                "XPBI block over a subset of the particles".into(),
-                "the GPU XPBI path simulates continuum particles only",
+                format!("XPBI member {i} of {n} particles"),
+                "a member must be a particle of the simulation",
             ));
         }
-        if let Some(i) = p.kinematic_target.iter().position(Option::is_some) {
+        if let Some(&i) = members.iter().find(|&&i| p.kinematic_target[i].is_some()) {
             return Err(unsupported(
                 format!("kinematic target of particle {i}"),
                 "pin the particle (inverse mass 0) instead",
             ));
         }
-        if let Some(i) = p.force.iter().position(|f| f.norm() != 0.0) {
+        if let Some(&i) = members.iter().find(|&&i| p.force[i].norm() != 0.0) {
             return Err(unsupported(
                 format!("external force on particle {i}"),
                 "only gravity is applied on the GPU",
@@ -181,13 +179,21 @@ impl XpbiGpuScene {
         }
         modelled(c.settings())?;
         let options = contacts.options();
-        let radius = contacts
-            .radii()
+        let radius = members
             .first()
-            .copied()
-            .unwrap_or(contacts.radius());
-        let uniform_radius = contacts.radii().iter().all(|&r| r == radius);
-        let all_members = contacts.members().is_none_or(|m| m.len() == n);
+            .map_or(contacts.radius(), |&i| contacts.radius_of_particle(i));
+        let uniform_radius = members
+            .iter()
+            .all(|&i| contacts.radius_of_particle(i) == radius);
+        let all_members = contacts.members().is_none_or(|m| {
+            let mut collides = vec![false; n];
+            for &i in m {
+                if let Some(c) = collides.get_mut(i as usize) {
+                    *c = true;
+                }
+            }
+            members.iter().all(|&i| collides[i])
+        });
         if !uniform_radius
             || !all_members
             || options.margin != 0.0
@@ -204,10 +210,11 @@ impl XpbiGpuScene {
             ));
         }
         let colliders = crate::kinematic_colliders(contacts)?;
+        let pick = |v: &[Vector3<f64>]| members.iter().map(|&i| v[i]).collect::<Vec<_>>();
         Ok(Self {
-            positions: p.x.clone(),
-            velocities: p.v.clone(),
-            inv_mass: p.inv_mass.clone(),
+            positions: pick(&p.x),
+            velocities: pick(&p.v),
+            inv_mass: members.iter().map(|&i| p.inv_mass[i]).collect(),
             rest_volume: c.rest_volumes().to_vec(),
             deformation_gradients: c.deformation_gradients().to_vec(),
             plastic_states: c
@@ -217,7 +224,7 @@ impl XpbiGpuScene {
                 .collect(),
             materials: c.materials().to_vec(),
             material_ids: if c.materials().len() > 1 {
-                (0..n).map(|i| c.material_id(i) as u8).collect()
+                (0..members.len()).map(|i| c.material_id(i) as u8).collect()
             } else {
                 Vec::new()
             },

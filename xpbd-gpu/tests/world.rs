@@ -68,6 +68,11 @@ const RUNS: &[(&str, usize, &str)] = &[
     ("clay_bar", 20, "xpbi"),
     ("clay_bar_stretch", 20, "xpbi"),
     ("elastic_cantilever", 4, "xpbi"),
+    // Past the moment the bodies meet: the sheet lands on the heap (≈ 90 steps), the ball in
+    // the hammock (≈ 110), the paste on the sheet (≈ 400).
+    ("cloth_on_sand_heap", 110, "coupled"),
+    ("sand_hammock", 130, "coupled"),
+    ("paste_on_sheet", 500, "coupled"),
 ];
 
 fn max_diff(a: &[Vector3<f64>], b: &[Vector3<f64>]) -> f64 {
@@ -220,6 +225,10 @@ gravity = [0.0, 0.0, -9.81]\n\
 const SAND: &str = "[[continuum]]\nname = 'sand'\nmaterial = 'sand'\n\
 region = { box = { min = [-0.03, -0.03, 0.0], max = [0.03, 0.03, 0.06] } }\nspacing = 0.01\n\
 velocity = [0.3, 0.0, -0.5]\n";
+
+/// A 4 × 4 cotton sheet, 0.2 m wide (its `origin` and pins follow).
+const SMALL_SHEET: &str = "[materials.cotton]\ndensity = 1500.0\nyoungs = 5e8\nthickness = 0.0005\n\
+bending_stiffness = 1e-5\n[[cloth]]\nmaterial = 'cotton'\nresolution = [4, 4]\nsize = [0.2, 0.2]\n";
 
 /// What a feature of the description does on the GPU world.
 enum Expect {
@@ -464,8 +473,7 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
                     .replace("[-0.03, -0.03, 0.0]", "[0.1, -0.03, 0.0]")
                     .replace("[0.03, 0.03, 0.06]", "[0.16, 0.03, 0.06]")
             )),
-            // Two bodies touch each other before they are two continua.
-            Refused("between bodies"),
+            Refused("continua"),
         ),
         (
             "nozzle",
@@ -483,14 +491,37 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
         ),
         (
             "cloth and continuum",
+            format!("{}{SMALL_SHEET}origin = [-0.1, -0.1, 0.2]\n", c(SAND)),
+            Runs(5),
+        ),
+        (
+            "continuum on a cloth",
             format!(
-                "{}{}",
-                c(SAND),
-                "[materials.cotton]\ndensity = 1500.0\nyoungs = 5e8\nthickness = 0.0005\n\
-                 bending_stiffness = 1e-5\n[[cloth]]\nmaterial = 'cotton'\nresolution = [4, 4]\n\
-                 size = [0.2, 0.2]\norigin = [-0.1, -0.1, 0.2]\n"
+                "{}{SMALL_SHEET}origin = [-0.1, -0.1, -0.0055]\npins = [[0, 0], [3, 0], [0, 3], [3, 3]]\n",
+                c(&SAND.replace("velocity = [0.3, 0.0, -0.5]", "velocity = [0.0, 0.0, -0.5]"))
+                    .replace("offset = 0.0 }", "offset = -0.1 }")
             ),
-            Refused("between bodies"),
+            Runs(20),
+        ),
+        (
+            "rope on a continuum",
+            format!(
+                "{}[materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n[[rope]]\nmaterial = 'steel'\n\
+                 links = 6\nstart = [-0.03, 0.0, 0.06301]\nend = [0.03, 0.0, 0.06301]\nradius = 0.003\n",
+                c(&SAND.replace("velocity = [0.3, 0.0, -0.5]", "velocity = [0.0, 0.0, 0.0]"))
+            ),
+            Runs(20),
+        ),
+        (
+            "touching XPBD bodies, Gauss-Seidel",
+            x(&format!(
+                "{CLOTH}name = 'sheet'\n[[rope]]\nname = 'rope'\nmaterial = 'steel'\nlinks = 8\n\
+                 start = [-0.2, 0.0, 0.515]\nend = [0.2, 0.0, 0.515]\nradius = 0.005\n\
+                 [[interaction]]\nbodies = ['sheet', 'rope']\nfriction = 0.3\n\
+                 [contacts]\nradius = 0.005\n"
+            ))
+            .replace("kind = 'coloured'", "kind = 'gauss_seidel'"),
+            Runs(10),
         ),
     ];
     let dir = std::env::temp_dir().join(format!("xpbd-gpu-features-{}", std::process::id()));

@@ -183,6 +183,17 @@ impl<const D: usize> BodyContacts<D> {
         &self.pairs
     }
 
+    /// The contact distance `r_p + r_q` of each current pair (in [`BodyContacts::pairs`]
+    /// order).
+    pub fn contact_distances(&self) -> &[f64] {
+        &self.rest
+    }
+
+    /// The options (generation, projection, margin, acceleration bound).
+    pub fn options(&self) -> &ContactOptions {
+        &self.options
+    }
+
     /// Whether any pair of bodies interacts.
     pub fn is_coupled(&self) -> bool {
         self.friction.iter().any(Option::is_some)

@@ -107,6 +107,32 @@ impl PointTriangleContacts {
         &self.stencil
     }
 
+    /// The barycentric weights β of each current contact's closest point, frozen at
+    /// generation (in [`PointTriangleContacts::contacts`] order).
+    pub fn weights(&self) -> &[[f64; 3]] {
+        &self.weights
+    }
+
+    /// The unit normal n̂ of each current contact, frozen at generation.
+    pub fn normals(&self) -> &[Vector<3>] {
+        &self.normal
+    }
+
+    /// The thickness d (m): `C = n̂·(x_p − Σ βᵢ xᵢ) − d`.
+    pub fn distance(&self) -> f64 {
+        self.distance
+    }
+
+    /// The Coulomb friction of every contact.
+    pub fn friction(&self) -> Friction {
+        self.friction
+    }
+
+    /// The options (generation, projection, margin, acceleration bound).
+    pub fn options(&self) -> &ContactOptions {
+        &self.options
+    }
+
     /// The first (point, triangle, distance) in triangle order with the point closer than
     /// `(1 − 10⁻⁹) d` to a triangle that does not contain it, in `x`: a point that starts
     /// inside the thickness (the contact would push it to one side in one substep, possibly the
