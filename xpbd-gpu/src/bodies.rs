@@ -8,8 +8,8 @@
 //! the start of each step (they are generated once per step, `ContactGeneration::PerStep`, on
 //! the state the world reads back after every step) and uploads them here, sorted by the
 //! CPU's greedy colouring, so the device projects the same contacts in the same order. A
-//! stencil entry names a particle of the XPBD bodies' buffers or, with
-//! [`CONTINUUM`] set, of the continuum's ([`ParticleSlots`]).
+//! stencil entry names a particle of the XPBD bodies' buffers or of one of up to
+//! [`MAX_CONTINUA`] continua's ([`ParticleSlots`]).
 
 use bytemuck::{Pod, Zeroable};
 use xpbd_core::contact::{BodyContacts, PointTriangleContacts};
@@ -18,11 +18,16 @@ use xpbd_core::schedule::Schedule;
 use crate::xpbi_device::{check_binding, storage};
 use crate::{GpuContext, GpuError};
 
-/// Bit 31 of a device stencil entry: the particle is the continuum's.
-pub const CONTINUUM: u32 = 1 << 31;
+/// Continua whose particles the body contacts reach (the device stencil has two bits for the
+/// particle set: the XPBD bodies or one of these).
+pub const MAX_CONTINUA: usize = 3;
 
-/// Where every particle of a scene lives on the device: `slot[i]` is its index in the XPBD
-/// bodies' buffers, or its index in the continuum's with [`CONTINUUM`] set.
+/// Where a device stencil entry's particle set starts (bits 30–31).
+const SET_SHIFT: u32 = 30;
+
+/// Where every particle of a scene lives on the device: `slot[i]` holds in bits 30–31 its
+/// set (0: the XPBD bodies' buffers, k: continuum k − 1) and in the other bits its index in
+/// that set's buffers.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ParticleSlots {
     /// Per scene particle.
@@ -30,12 +35,21 @@ pub struct ParticleSlots {
 }
 
 impl ParticleSlots {
-    /// The XPBD bodies hold `xpbd` (scene indices, in device order) and the continuum holds
-    /// `continuum`; every scene particle of `n` must be in exactly one of them.
-    pub fn new(n: usize, xpbd: &[u32], continuum: &[u32]) -> Result<Self, GpuError> {
+    /// The XPBD bodies hold `xpbd` (scene indices, in device order) and continuum k holds
+    /// `continua[k]`; every scene particle of `n` must be in exactly one of them.
+    pub fn new(n: usize, xpbd: &[u32], continua: &[&[u32]]) -> Result<Self, GpuError> {
+        if continua.len() > MAX_CONTINUA || n >= 1 << SET_SHIFT {
+            return Err(GpuError::Unsupported {
+                what: format!("{} continua of {n} particles", continua.len()),
+                reason: "body contacts reach at most 3 continua of fewer than 2^30 particles",
+            });
+        }
         let mut slot = vec![u32::MAX; n];
-        let entries = (xpbd.iter().enumerate().map(|(k, &g)| (g, k as u32)))
-            .chain(continuum.iter().enumerate().map(|(k, &g)| (g, k as u32 | CONTINUUM)));
+        let sets = std::iter::once(xpbd).chain(continua.iter().copied());
+        let entries = sets.enumerate().flat_map(|(set, members)| {
+            (members.iter().enumerate())
+                .map(move |(k, &g)| (g, k as u32 | (set as u32) << SET_SHIFT))
+        });
         for (g, s) in entries {
             match slot.get_mut(g as usize) {
                 Some(e) if *e == u32::MAX => *e = s,
@@ -174,17 +188,21 @@ impl PackedContacts {
     ) {
         let f = kind.friction();
         let d = kind.distance() as f32;
-        let contacts = (kind.contacts().iter().zip(kind.weights()).zip(kind.normals()))
-            .map(|((&idx, b), n)| GpuBodyContact {
-                idx,
-                normal: [n.x as f32, n.y as f32, n.z as f32, d],
-                weights: [b[0] as f32, b[1] as f32, b[2] as f32, 0.0],
-                mu_s: f.static_coefficient as f32,
-                mu_k: f.kinetic_coefficient as f32,
-                arity: 4,
-                pad: 0,
-            })
-            .collect();
+        let contacts = (kind
+            .contacts()
+            .iter()
+            .zip(kind.weights())
+            .zip(kind.normals()))
+        .map(|((&idx, b), n)| GpuBodyContact {
+            idx,
+            normal: [n.x as f32, n.y as f32, n.z as f32, d],
+            weights: [b[0] as f32, b[1] as f32, b[2] as f32, 0.0],
+            mu_s: f.static_coefficient as f32,
+            mu_k: f.kinetic_coefficient as f32,
+            arity: 4,
+            pad: 0,
+        })
+        .collect();
         self.push_block(contacts, n_particles, slots, coloured);
     }
 }
@@ -196,8 +214,9 @@ pub(crate) struct GpuBodyContacts {
     reset: wgpu::ComputePipeline,
     colour: wgpu::ComputePipeline,
     sequential: wgpu::ComputePipeline,
-    /// XPBD x, x_prev; continuum xn, u, pinfo (placeholders where a set is absent).
-    particles: [wgpu::Buffer; 5],
+    /// XPBD x, x_prev, then xn, u, pinfo of each continuum (placeholders where a set is
+    /// absent).
+    particles: Vec<wgpu::Buffer>,
     contacts: wgpu::Buffer,
     lam_tau: wgpu::Buffer,
     capacity: usize,
@@ -212,14 +231,20 @@ pub(crate) struct GpuBodyContacts {
 }
 
 impl GpuBodyContacts {
-    /// Kernels and (empty) buffers over the XPBD bodies' `x`, `x_prev` and the continuum's
-    /// `xn`, `dsp`, `pinfo` (`None` for a set the world does not have).
+    /// Kernels and (empty) buffers over the XPBD bodies' `x`, `x_prev` (`None` without XPBD
+    /// bodies) and each continuum's `xn`, `dsp`, `pinfo` (at most [`MAX_CONTINUA`]).
     pub(crate) fn new(
         ctx: &GpuContext,
         xpbd: Option<(&wgpu::Buffer, &wgpu::Buffer)>,
-        continuum: Option<(&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer)>,
+        continua: &[(&wgpu::Buffer, &wgpu::Buffer, &wgpu::Buffer)],
         sequential_sweep: bool,
     ) -> Result<Self, GpuError> {
+        if continua.len() > MAX_CONTINUA {
+            return Err(GpuError::Unsupported {
+                what: format!("{} continua", continua.len()),
+                reason: "body contacts reach at most 3 continua",
+            });
+        }
         let device = ctx.device();
         ctx.scoped(|| {
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -239,8 +264,8 @@ impl GpuBodyContacts {
                 }
             };
             let mut entries = vec![buffer(0, wgpu::BufferBindingType::Uniform, true)];
-            for b in 1..=7 {
-                let read_only = b == 6;
+            for b in 1..=13 {
+                let read_only = b == 3;
                 entries.push(buffer(
                     b,
                     wgpu::BufferBindingType::Storage { read_only },
@@ -267,18 +292,20 @@ impl GpuBodyContacts {
                 })
             };
             let placeholder = |label| storage(device, label, 16);
-            let (x, x_prev) = match xpbd {
-                Some((a, b)) => (a.clone(), b.clone()),
-                None => (placeholder("no x"), placeholder("no x_prev")),
+            let mut particles = match xpbd {
+                Some((a, b)) => vec![a.clone(), b.clone()],
+                None => vec![placeholder("no x"), placeholder("no x_prev")],
             };
-            let (xn, dsp, pinfo) = match continuum {
-                Some((a, b, c)) => (a.clone(), b.clone(), c.clone()),
-                None => (
-                    placeholder("no xn"),
-                    placeholder("no dsp"),
-                    placeholder("no pinfo"),
-                ),
-            };
+            for k in 0..MAX_CONTINUA {
+                match continua.get(k) {
+                    Some((a, b, c)) => particles.extend([(*a).clone(), (*b).clone(), (*c).clone()]),
+                    None => particles.extend([
+                        placeholder("no xn"),
+                        placeholder("no dsp"),
+                        placeholder("no pinfo"),
+                    ]),
+                }
+            }
             let stride = (device.limits().min_uniform_buffer_offset_alignment as u64)
                 .max(std::mem::size_of::<GpuSlot>() as u64);
             Self {
@@ -286,7 +313,7 @@ impl GpuBodyContacts {
                 colour: make("solve_contact_colour"),
                 sequential: make("solve_contacts_sequential"),
                 layout,
-                particles: [x, x_prev, xn, dsp, pinfo],
+                particles,
                 contacts: storage(device, "body contacts", 64),
                 lam_tau: storage(device, "body contact lambda tau", 16),
                 capacity: 1,
@@ -307,7 +334,11 @@ impl GpuBodyContacts {
     }
 
     /// Uploads the candidates of a step (replacing the last step's).
-    pub(crate) fn upload(&mut self, ctx: &GpuContext, packed: &PackedContacts) -> Result<(), GpuError> {
+    pub(crate) fn upload(
+        &mut self,
+        ctx: &GpuContext,
+        packed: &PackedContacts,
+    ) -> Result<(), GpuError> {
         let n = packed.contacts.len();
         let device = ctx.device();
         if n > self.capacity {
@@ -369,52 +400,32 @@ impl GpuBodyContacts {
             }
         })?;
         if self.group.is_none() {
-            let [x, x_prev, xn, dsp, pinfo] = &self.particles;
+            let (xpbd, continua) = self.particles.split_at(2);
+            let mut buffers: Vec<(u32, &wgpu::Buffer)> = vec![
+                (1, &xpbd[0]),
+                (2, &xpbd[1]),
+                (3, &self.contacts),
+                (4, &self.lam_tau),
+            ];
+            buffers.extend((5u32..).zip(continua));
+            let mut entries = vec![wgpu::BindGroupEntry {
+                // The slot uniform with a dynamic offset: one Slot wide.
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &self.slots,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(std::mem::size_of::<GpuSlot>() as u64),
+                }),
+            }];
+            entries.extend(buffers.iter().map(|&(binding, b)| wgpu::BindGroupEntry {
+                binding,
+                resource: b.as_entire_binding(),
+            }));
             let group = ctx.scoped(|| {
-                // Binding 0 is the slot uniform with a dynamic offset: one Slot wide.
                 device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("bodies"),
                     layout: &self.layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                buffer: &self.slots,
-                                offset: 0,
-                                size: wgpu::BufferSize::new(
-                                    std::mem::size_of::<GpuSlot>() as u64
-                                ),
-                            }),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: x.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: x_prev.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 3,
-                            resource: xn.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 4,
-                            resource: dsp.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 5,
-                            resource: pinfo.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 6,
-                            resource: self.contacts.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 7,
-                            resource: self.lam_tau.as_entire_binding(),
-                        },
-                    ],
+                    entries: &entries,
                 })
             })?;
             self.group = Some(group);

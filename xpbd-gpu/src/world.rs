@@ -11,20 +11,24 @@
 //! # One step for every body
 //! The particles live in two sets of device buffers: the **XPBD bodies'** (cloth, ropes, soft
 //! bodies: distance constraints, dihedral or isometric bending, stable neo-Hookean tetrahedra,
-//! [`crate::GpuSimulation`], against up to four colliders) and **one XPBI continuum's** (up to
-//! eight materials, [`crate::GpuXpbi`], against up to eight colliders), whose solve works on
-//! the step's displacement rather than on positions to keep f32 accuracy. Bodies touch through
-//! the core's body and point–triangle contacts with their friction ([`crate::bodies`]), whose
-//! kernels read and correct both sets. A substep is one submission in the CPU loop's order:
+//! [`crate::GpuSimulation`], against up to four colliders) and **each XPBI continuum's** (up
+//! to three continua, each of up to eight materials, [`crate::GpuXpbi`], against up to eight
+//! colliders), whose solve works on the step's displacement rather than on positions to keep
+//! f32 accuracy; a continuum keeps its own neighbour grid, cell colours and frozen data, as on
+//! the CPU. Bodies touch through the core's body and point–triangle contacts with their
+//! friction ([`crate::bodies`]), whose kernels read and correct every set. A substep is one
+//! submission in the CPU loop's order:
 //!
 //! ```text
-//! XPBD predict, λ ← 0 │ continuum predict (after its frozen data on xⁿ) │ contacts λ, τ ← 0
-//! iterations ×  XPBD blocks' colours, colliders │ continuum colliders, position correction,
-//!               XPBI colours │ body contacts, in the CPU's colours
-//! XPBD velocities, restitution, faults │ continuum velocities, restitution, XSPH, F update
+//! XPBD predict, λ ← 0 │ each continuum's predict (after its frozen data on xⁿ) │ contacts
+//!     λ, τ ← 0
+//! iterations ×  XPBD blocks' colours, colliders │ each continuum's colliders, position
+//!               correction, XPBI colours │ body contacts, in the CPU's colours
+//! XPBD velocities, restitution, faults │ each continuum's velocities, restitution, XSPH,
+//!     F update
 //! ```
 //!
-//! The sets are disjoint, so the XPBD blocks and the continuum's commute within an iteration,
+//! The sets are disjoint, so the XPBD blocks and the continua's commute within an iteration,
 //! and the body contacts come after both, as the CPU projects them after the material and XPBI
 //! blocks ("contacts have the last word"). Body-contact candidates are generated on the host
 //! by the CPU's own code at the start of every step (`ContactGeneration::PerStep`) on the
@@ -43,7 +47,8 @@
 //!
 //! Everything else a description can hold is refused by name when the world is built
 //! ([`GpuError::Unsupported`], see [`refusal`]): grips on XPBD bodies, nozzles feeding fluids,
-//! fluids, several continua, body contacts under the Jacobi solver or generated every substep,
+//! fluids, more than three continua, body contacts under the Jacobi solver or generated every
+//! substep,
 //! colliders animated to target poses, signed-distance grids.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
@@ -67,7 +72,7 @@ use xpbd_scene::runner::FrameStepper;
 use xpbd_scene::{BlockKind, BuiltScene, FrameError};
 use xpbi_continuum::continuum::XpbiContinuum;
 
-use crate::bodies::{GpuBodyContacts, PackedContacts, ParticleSlots};
+use crate::bodies::{GpuBodyContacts, MAX_CONTINUA, PackedContacts, ParticleSlots};
 use crate::{
     GpuContext, GpuError, GpuSimulation, GpuXpbi, KinematicCollider, Scene, SceneBlock,
     XpbiGpuScene, kinematic_colliders,
@@ -109,7 +114,7 @@ struct Touching {
 pub struct GpuWorld {
     scene: BuiltScene,
     xpbd: Option<Bodies>,
-    continuum: Option<Continuum>,
+    continua: Vec<Continuum>,
     touching: Option<Touching>,
     slots: ParticleSlots,
 }
@@ -177,10 +182,10 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
             }
         }
     }
-    if continua > 1 {
+    if continua > MAX_CONTINUA {
         return Some(unsupported(
             format!("{continua} continua"),
-            "the GPU world steps one XPBI continuum",
+            "the GPU world steps at most 3 XPBI continua",
         ));
     }
     let touching = kinds
@@ -236,8 +241,7 @@ fn xpbd_colliders(
     let r = members
         .first()
         .map_or(contacts.radius(), |&i| contacts.radius_of_particle(i));
-    if members.iter().any(|&i| contacts.radius_of_particle(i) != r)
-        || contacts.members().is_some()
+    if members.iter().any(|&i| contacts.radius_of_particle(i) != r) || contacts.members().is_some()
     {
         return Err(unsupported(
             "contacts with per-particle radii or members",
@@ -267,42 +271,44 @@ impl GpuWorld {
             BlockKind::Contacts(c) => Some(*c),
             _ => None,
         });
-        let continuum = match scene.continua.first() {
-            None => None,
-            Some(c) => {
-                let kind = &scene.sim.block(c.handle).kind;
-                let correction = kinds.iter().find_map(|k| match k {
+        let mut continua = Vec::new();
+        for c in &scene.continua {
+            let kind = &scene.sim.block(c.handle).kind;
+            // Its position correction is the block right before it (the builder's order).
+            let index = c.handle.index();
+            let correction = (index > 0)
+                .then(|| &kinds[index - 1])
+                .and_then(|k| match k {
                     BlockKind::Spacing(s) => {
                         Some(s.min_distance() / (0.75 * kind.settings().spacing))
                     }
                     _ => None,
                 });
-                let fallback;
-                let contacts = match contacts {
-                    Some(c) => c,
-                    None => {
-                        fallback = ColliderContacts::new(
-                            0.5 * kind.settings().spacing,
-                            ContactOptions::default(),
-                        )
-                        .map_err(|e| unsupported(e.to_string(), "no contact radius"))?;
-                        &fallback
-                    }
-                };
-                let desc = XpbiGpuScene::from_blocks(&scene.sim, kind, contacts, correction)?;
-                Some(Continuum {
-                    gpu: Box::new(GpuXpbi::new(ctx.clone(), &desc)?),
-                    block: c.handle,
-                    members: kind.members().iter().map(|&m| m as usize).collect(),
-                })
-            }
-        };
+            let fallback;
+            let contacts = match contacts {
+                Some(c) => c,
+                None => {
+                    fallback = ColliderContacts::new(
+                        0.5 * kind.settings().spacing,
+                        ContactOptions::default(),
+                    )
+                    .map_err(|e| unsupported(e.to_string(), "no contact radius"))?;
+                    &fallback
+                }
+            };
+            let desc = XpbiGpuScene::from_blocks(&scene.sim, kind, contacts, correction)?;
+            continua.push(Continuum {
+                gpu: Box::new(GpuXpbi::new(ctx.clone(), &desc)?),
+                block: c.handle,
+                members: kind.members().iter().map(|&m| m as usize).collect(),
+            });
+        }
         let mut in_continuum = vec![false; n];
-        for &i in continuum.iter().flat_map(|c| &c.members) {
+        for &i in continua.iter().flat_map(|c| &c.members) {
             in_continuum[i] = true;
         }
         let xpbd_members: Vec<usize> = (0..n).filter(|&i| !in_continuum[i]).collect();
-        let xpbd = if xpbd_members.is_empty() && continuum.is_some() {
+        let xpbd = if xpbd_members.is_empty() && !continua.is_empty() {
             None
         } else {
             let mut gpu_scene =
@@ -344,11 +350,10 @@ impl GpuWorld {
             })
         };
         let as_u32 = |v: &[usize]| v.iter().map(|&i| i as u32).collect::<Vec<u32>>();
-        let slots = ParticleSlots::new(
-            n,
-            &as_u32(&xpbd_members),
-            &as_u32(continuum.as_ref().map_or(&[][..], |c| &c.members)),
-        )?;
+        let continuum_members: Vec<Vec<u32>> =
+            continua.iter().map(|c| as_u32(&c.members)).collect();
+        let sets: Vec<&[u32]> = continuum_members.iter().map(|m| &m[..]).collect();
+        let slots = ParticleSlots::new(n, &as_u32(&xpbd_members), &sets)?;
         let blocks: Vec<usize> = (kinds.iter().enumerate())
             .filter(|(_, k)| matches!(k, BlockKind::Bodies(_) | BlockKind::Triangles(_)))
             .map(|(b, _)| b)
@@ -360,7 +365,10 @@ impl GpuWorld {
             let gpu = GpuBodyContacts::new(
                 &ctx,
                 xpbd.as_ref().map(|b| b.gpu.position_buffers()),
-                continuum.as_ref().map(|c| c.gpu.contact_buffers()),
+                &continua
+                    .iter()
+                    .map(|c| c.gpu.contact_buffers())
+                    .collect::<Vec<_>>(),
                 sequential,
             )?;
             Some(Touching { blocks, gpu })
@@ -368,7 +376,7 @@ impl GpuWorld {
         Ok(Self {
             scene,
             xpbd,
-            continuum,
+            continua,
             touching,
             slots,
         })
@@ -386,18 +394,18 @@ impl GpuWorld {
     }
 
     /// Which device steps run the world: `"xpbd"` (XPBD bodies that do not touch), `"xpbi"`
-    /// (one continuum) or `"coupled"` (bodies that touch, or XPBD bodies and a continuum).
+    /// (one continuum) or `"coupled"` (bodies that touch, or several particle sets).
     pub fn step_name(&self) -> &'static str {
-        match (&self.xpbd, &self.continuum, &self.touching) {
-            (Some(_), None, None) => "xpbd",
-            (None, Some(_), None) => "xpbi",
+        match (&self.xpbd, &self.continua[..], &self.touching) {
+            (Some(_), [], None) => "xpbd",
+            (None, [_], None) => "xpbi",
             _ => "coupled",
         }
     }
 
     /// The device's context (adapter name and backend).
     pub fn context(&self) -> &Arc<GpuContext> {
-        match (&self.xpbd, &self.continuum) {
+        match (&self.xpbd, self.continua.first()) {
             (Some(b), _) => b.gpu.context(),
             (None, Some(c)) => c.gpu.context(),
             (None, None) => unreachable!("a world has XPBD bodies or a continuum"),
@@ -455,7 +463,7 @@ impl GpuWorld {
     /// One step of `h`: XPBD bodies that do not touch in one submission (read back at frame
     /// ends), anything else substep by substep and read back.
     fn attempt(&mut self, h: f64) -> Result<(), GpuError> {
-        if let (Some(b), None, None) = (&mut self.xpbd, &self.continuum, &self.touching) {
+        if let (Some(b), [], None) = (&mut self.xpbd, &self.continua[..], &self.touching) {
             b.gpu.step(h)?;
             return advance_colliders(&mut self.scene, h);
         }
@@ -483,7 +491,7 @@ impl GpuWorld {
         if moving && let Some(contacts) = self.scene.collider_contacts_mut() {
             let all = kinematic_colliders(contacts)?;
             let acceleration = contacts.options().acceleration;
-            if let Some(c) = &mut self.continuum {
+            for c in &mut self.continua {
                 c.gpu.set_colliders(&all)?;
             }
             if let Some(b) = &mut self.xpbd {
@@ -522,12 +530,12 @@ impl GpuWorld {
             b.gpu.begin_step(h)?;
         }
         for s in 0..substeps {
-            if let Some(c) = &mut self.continuum {
+            for c in &mut self.continua {
                 c.gpu.prepare_step(h_sub)?;
             }
             let mut enc = ctx.device().create_command_encoder(&Default::default());
             let xpbd = self.xpbd.as_ref().map(|b| &b.gpu);
-            let xpbi = self.continuum.as_ref().map(|c| &c.gpu);
+
             let touching = self.touching.as_ref().map(|t| &t.gpu);
             for (phase, count) in [
                 (Phase::Start, 1),
@@ -538,8 +546,8 @@ impl GpuWorld {
                     if let Some(g) = xpbd {
                         g.encode_phase(&mut enc, phase, s);
                     }
-                    if let Some(g) = xpbi {
-                        g.encode_phase(&mut enc, phase)?;
+                    for c in &self.continua {
+                        c.gpu.encode_phase(&mut enc, phase)?;
                     }
                     if let Some(g) = touching {
                         match phase {
@@ -551,7 +559,7 @@ impl GpuWorld {
                 }
             }
             ctx.scoped(|| ctx.queue().submit([enc.finish()]))?;
-            if let Some(c) = &mut self.continuum {
+            for c in &mut self.continua {
                 c.gpu.commit_step(h_sub);
             }
         }
@@ -585,15 +593,14 @@ impl GpuWorld {
         Ok(())
     }
 
-    /// A continuum's grips and nozzles before an attempt of `h`, as before every CPU attempt
+    /// The continua's grips and nozzles before an attempt of `h`, as before every CPU attempt
     /// (`BuiltScene::prepare_step`): a particle a nozzle releases gets its mass and velocity on
     /// the device, and every particle with a kinematic target moves 1/S of the way to it per
     /// substep (the CPU's linear path to the target).
     fn drive_continuum(&mut self, h: f64) -> Result<(), GpuError> {
-        let Some(c) = &mut self.continuum else {
-            return Ok(());
-        };
-        if self.scene.grips.is_empty() && self.scene.emitters.is_empty() {
+        if self.continua.is_empty()
+            || (self.scene.grips.is_empty() && self.scene.emitters.is_empty())
+        {
             return Ok(());
         }
         let substeps = self.scene.sim.settings().substeps;
@@ -601,26 +608,30 @@ impl GpuWorld {
         let before = released(&self.scene);
         self.scene.prepare_step(h);
         let p = self.scene.sim.particles();
-        if released(&self.scene) != before {
-            let kind = &self.scene.sim.block(c.block).kind;
-            let w: Vec<f64> = c.members.iter().map(|&i| p.inv_mass[i]).collect();
-            c.gpu.set_inverse_masses(&w)?;
-            let (x, v) = pick_state(p, &c.members);
-            c.gpu
-                .upload_state(&x, &v, kind.deformation_gradients(), &host_states(kind))?;
+        let any_released = released(&self.scene) != before;
+        for c in &mut self.continua {
+            if any_released {
+                let kind = &self.scene.sim.block(c.block).kind;
+                let w: Vec<f64> = c.members.iter().map(|&i| p.inv_mass[i]).collect();
+                c.gpu.set_inverse_masses(&w)?;
+                let (x, v) = pick_state(p, &c.members);
+                c.gpu
+                    .upload_state(&x, &v, kind.deformation_gradients(), &host_states(kind))?;
+            }
+            let moves: Vec<_> = (c.members.iter().enumerate())
+                .filter_map(|(k, &i)| {
+                    p.kinematic_target[i].map(|t| (k, (t - p.x[i]) / substeps as f64))
+                })
+                .collect();
+            c.gpu.set_kinematic_displacements(&moves)?;
         }
-        let moves: Vec<_> = (c.members.iter().enumerate())
-            .filter_map(|(k, &i)| {
-                p.kinematic_target[i].map(|t| (k, (t - p.x[i]) / substeps as f64))
-            })
-            .collect();
-        c.gpu.set_kinematic_displacements(&moves)
+        Ok(())
     }
 
     /// After a good step of `h`: the devices' state into the scene (a non-finite continuum
     /// particle fails the step), time, colliders.
     fn read_back(&mut self, h: f64) -> Result<(), GpuError> {
-        if let Some(c) = &self.continuum {
+        for c in &self.continua {
             let x = c.gpu.positions()?;
             let v = c.gpu.velocities()?;
             let f = c.gpu.deformation_gradients()?;
@@ -681,7 +692,7 @@ impl GpuWorld {
     /// Uploads the scene's (last good) state to every device set.
     fn upload_scene_state(&mut self) -> Result<(), GpuError> {
         let p = self.scene.sim.particles();
-        if let Some(c) = &mut self.continuum {
+        for c in &mut self.continua {
             let kind = &self.scene.sim.block(c.block).kind;
             let (x, v) = pick_state(p, &c.members);
             c.gpu

@@ -21,15 +21,17 @@
 // dispatch) and the projections happen in the CPU's order (`solve_sequential`: one thread in
 // index order, for sequential Gauss-Seidel).
 //
-// The particles live in two sets: the XPBD bodies' (`x`: position and inverse mass,
-// `x_prev`: position at the start of the substep) and the XPBI continuum's, whose unknown is
-// the step's displacement u (`xn` + `dsp`, inverse mass in `pinfo.x`; the continuum's
-// substep is its step, so xⁿ is the substep's start). Bit 31 of a stencil entry marks a
-// continuum particle. A correction of a continuum particle is added to u, not to xⁿ + u, so
-// u keeps its f32 accuracy (xpbi.wgsl).
+// The particles live in up to four sets: the XPBD bodies' (`x`: position and inverse mass,
+// `x_prev`: position at the start of the substep) and up to three XPBI continua's, whose
+// unknown is the step's displacement u (`xn` + `dsp`, inverse mass in `pinfo.x`; a
+// continuum's substep is its step, so xⁿ is the substep's start). Bits 30–31 of a stencil
+// entry name the set (0: XPBD bodies, k: continuum k − 1), the others the particle in it. A
+// correction of a continuum particle is added to u, not to xⁿ + u, so u keeps its f32
+// accuracy (xpbi.wgsl).
 
 const BWG: u32 = 64u;
-const CONTINUUM: u32 = 0x80000000u;
+const SET_SHIFT: u32 = 30u;
+const INDEX_MASK: u32 = 0x3fffffffu;
 
 struct Slot {
     start: u32,
@@ -54,12 +56,19 @@ struct Contact {
 @group(0) @binding(0) var<uniform> slot: Slot;
 @group(0) @binding(1) var<storage, read_write> x: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> x_prev: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read_write> xn: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read_write> dsp: array<vec4<f32>>;
-@group(0) @binding(5) var<storage, read_write> pinfo: array<vec4<f32>>;
-@group(0) @binding(6) var<storage, read> contacts: array<Contact>;
+@group(0) @binding(3) var<storage, read> contacts: array<Contact>;
 // (λ, τ) per contact, reset at every substep.
-@group(0) @binding(7) var<storage, read_write> lam_tau: array<vec2<f32>>;
+@group(0) @binding(4) var<storage, read_write> lam_tau: array<vec2<f32>>;
+// Continuum k: xⁿ, u, (inverse mass, V⁰, Vⁿ, factor).
+@group(0) @binding(5) var<storage, read_write> xn0: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> dsp0: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> pinfo0: array<vec4<f32>>;
+@group(0) @binding(8) var<storage, read_write> xn1: array<vec4<f32>>;
+@group(0) @binding(9) var<storage, read_write> dsp1: array<vec4<f32>>;
+@group(0) @binding(10) var<storage, read_write> pinfo1: array<vec4<f32>>;
+@group(0) @binding(11) var<storage, read_write> xn2: array<vec4<f32>>;
+@group(0) @binding(12) var<storage, read_write> dsp2: array<vec4<f32>>;
+@group(0) @binding(13) var<storage, read_write> pinfo2: array<vec4<f32>>;
 
 fn body_tid(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return gid.x + gid.y * nwg.x * BWG;
@@ -73,22 +82,43 @@ struct Loaded {
 
 // Position, displacement over the substep so far and inverse mass of stencil entry `e`.
 fn load(e: u32) -> Loaded {
-    if (e & CONTINUUM) != 0u {
-        let i = e & ~CONTINUUM;
-        let u = dsp[i].xyz;
-        return Loaded(xn[i].xyz + u, u, pinfo[i].x);
+    let i = e & INDEX_MASK;
+    switch e >> SET_SHIFT {
+        case 1u: {
+            let u = dsp0[i].xyz;
+            return Loaded(xn0[i].xyz + u, u, pinfo0[i].x);
+        }
+        case 2u: {
+            let u = dsp1[i].xyz;
+            return Loaded(xn1[i].xyz + u, u, pinfo1[i].x);
+        }
+        case 3u: {
+            let u = dsp2[i].xyz;
+            return Loaded(xn2[i].xyz + u, u, pinfo2[i].x);
+        }
+        default: {
+            let p = x[i];
+            return Loaded(p.xyz, p.xyz - x_prev[i].xyz, p.w);
+        }
     }
-    let p = x[e];
-    return Loaded(p.xyz, p.xyz - x_prev[e].xyz, p.w);
 }
 
 fn store(e: u32, d: vec3<f32>) {
-    if (e & CONTINUUM) != 0u {
-        let i = e & ~CONTINUUM;
-        dsp[i] = vec4<f32>(dsp[i].xyz + d, 0.0);
-    } else {
-        let p = x[e];
-        x[e] = vec4<f32>(p.xyz + d, p.w);
+    let i = e & INDEX_MASK;
+    switch e >> SET_SHIFT {
+        case 1u: {
+            dsp0[i] = vec4<f32>(dsp0[i].xyz + d, 0.0);
+        }
+        case 2u: {
+            dsp1[i] = vec4<f32>(dsp1[i].xyz + d, 0.0);
+        }
+        case 3u: {
+            dsp2[i] = vec4<f32>(dsp2[i].xyz + d, 0.0);
+        }
+        default: {
+            let p = x[i];
+            x[i] = vec4<f32>(p.xyz + d, p.w);
+        }
     }
 }
 
