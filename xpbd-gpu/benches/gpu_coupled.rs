@@ -53,7 +53,12 @@ fn seconds_per_step(mut step: impl FnMut(), warmup: usize, steps: usize) -> f64 
 
 fn main() {
     let path = std::env::var("XPBD_BENCH_SCENE").map_or_else(
-        |_| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../scenes/sand_hammock.toml")),
+        |_| {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../scenes/sand_hammock.toml"
+            ))
+        },
         PathBuf::from,
     );
     let warmup = env_usize("XPBD_BENCH_WARMUP", 150);

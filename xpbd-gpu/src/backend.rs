@@ -107,7 +107,11 @@ impl CpuBackend {
             }
         }
         if !scene.colliders.is_empty() {
-            sim.add_constraints(core_contacts(&scene.colliders, scene.contact_radius)?)?;
+            let mut contacts = core_contacts(&scene.colliders, scene.contact_radius)?;
+            if !scene.contact_radii.is_empty() {
+                contacts.set_radii(scene.contact_radii.clone())?;
+            }
+            sim.add_constraints(contacts)?;
         }
         Ok(Self { sim })
     }

@@ -344,3 +344,62 @@ pub fn neighbours(
         indices: read_u32(ctx, &nb_indices, total)?,
     })
 }
+
+/// Cells per axis and in all of a grid of cell width `cell` with its origin at `lo` covering
+/// `hi` (as `UniformGrid::build`); refused by name when the particles are spread over more than
+/// `max(64 n, 2²²)` cells for `n` particles.
+pub(crate) fn grid_dims(
+    lo: [f64; 3],
+    hi: [f64; 3],
+    cell: f64,
+    n: usize,
+) -> Result<([usize; 3], usize), GpuError> {
+    let limit = (64 * n).max(1 << 22);
+    let mut dims = [1usize; 3];
+    let mut cells = 1usize;
+    for k in 0..3 {
+        let extent = ((hi[k] - lo[k]) / cell).floor();
+        if extent.is_nan() || extent >= limit as f64 {
+            return Err(GpuError::Unsupported {
+                what: format!("grid extent {extent} cells along axis {k}"),
+                reason: "particles are spread over too many cells",
+            });
+        }
+        dims[k] = extent as usize + 1;
+        cells = cells.saturating_mul(dims[k]);
+    }
+    if cells > limit {
+        return Err(GpuError::Unsupported {
+            what: format!("{cells} grid cells"),
+            reason: "particles are spread over too many cells",
+        });
+    }
+    Ok((dims, cells))
+}
+
+/// The 27 cell colours of a grid of `dims` cells (colour c = (cx mod 3) + 3 (cy mod 3) +
+/// 9 (cz mod 3), as `CellColouring` with three colours per axis): each colour's uniform
+/// written at `stride` bytes into one buffer, and its cell count.
+pub(crate) fn cell_colours(
+    dims: [usize; 3],
+    stride: usize,
+) -> (Vec<u8>, [u32; crate::xpbi_layout::COLOURS]) {
+    use crate::xpbi_layout::{COLOURS, GpuColourParams};
+    let mut bytes = vec![0u8; COLOURS * stride];
+    let mut threads = [0u32; COLOURS];
+    for c in 0..COLOURS {
+        let off = [(c % 3) as u32, ((c / 3) % 3) as u32, (c / 9) as u32];
+        let count: [u32; 3] =
+            core::array::from_fn(|a| (dims[a] as u32).saturating_sub(off[a]).div_ceil(3));
+        let cp = GpuColourParams {
+            offset: [off[0], off[1], off[2], c as u32],
+            dims: [dims[0] as u32, dims[1] as u32, dims[2] as u32, 0],
+            count: [count[0], count[1], count[2], 0],
+            pad: [0; 4],
+        };
+        threads[c] = count[0] * count[1] * count[2];
+        let size = std::mem::size_of::<GpuColourParams>();
+        bytes[c * stride..c * stride + size].copy_from_slice(bytemuck::bytes_of(&cp));
+    }
+    (bytes, threads)
+}

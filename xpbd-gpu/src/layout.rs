@@ -263,9 +263,17 @@ pub fn pack_members(scene: &Scene, members: Option<&[u32]>) -> Result<PackedScen
         .iter()
         .map(|&i| f32x4(&p.v[i as usize], 0.0))
         .collect();
+    // w: the particle's contact radius (`collide` in xpbd.wgsl).
+    let radius = |i: usize| {
+        scene
+            .contact_radii
+            .get(i)
+            .copied()
+            .unwrap_or(scene.contact_radius)
+    };
     let force = members
         .iter()
-        .map(|&i| f32x4(&p.force[i as usize], 0.0))
+        .map(|&i| f32x4(&p.force[i as usize], radius(i as usize)))
         .collect();
     let mut constraints = Vec::new();
     let mut rest_inverse: Vec<u32> = Vec::new();

@@ -69,6 +69,7 @@ pub mod backend;
 pub mod bodies;
 pub mod context;
 pub mod error;
+mod fluid;
 pub mod grid;
 pub mod kinematic;
 pub mod layout;

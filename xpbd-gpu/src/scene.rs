@@ -289,8 +289,8 @@ impl SceneCollider {
     }
 }
 
-/// Most colliders per scene (one `vec4` of contact multipliers per particle on the GPU).
-pub const MAX_COLLIDERS: usize = 4;
+/// Most colliders per scene (two `vec4` of contact multipliers per particle on the GPU).
+pub const MAX_COLLIDERS: usize = 8;
 
 /// Particles, constraint blocks (solved in this order), colliders and settings.
 ///
@@ -318,6 +318,10 @@ pub struct Scene {
     pub colliders: Vec<SceneCollider>,
     /// Particle radius r of the contacts (m, ≥ 0): `C = φ(x) − r` for every collider.
     pub contact_radius: f64,
+    /// Per particle, its own contact radius (m, ≥ 0) instead of `contact_radius` (empty: the
+    /// same for all; a GPU world's XPBD buffers hold cloth and water particles, whose radii
+    /// differ).
+    pub contact_radii: Vec<f64>,
 }
 
 impl Scene {
@@ -329,6 +333,7 @@ impl Scene {
             blocks: Vec::new(),
             colliders: Vec::new(),
             contact_radius: 0.0,
+            contact_radii: Vec::new(),
         }
     }
 
@@ -354,11 +359,27 @@ impl Scene {
         if self.colliders.len() > MAX_COLLIDERS {
             return Err(GpuError::Unsupported {
                 what: format!("{} colliders", self.colliders.len()),
-                reason: "at most 4 colliders per scene",
+                reason: "at most 8 colliders per scene",
             });
         }
         for (i, c) in self.colliders.iter().enumerate() {
             c.validate(i)?;
+        }
+        if !self.contact_radii.is_empty() && self.contact_radii.len() != self.particles.len() {
+            return Err(xpbd_core::BuildError::InvalidSetting {
+                field: "contact_radii length",
+                value: self.contact_radii.len() as f64,
+                reason: "must be 0 or the particle count",
+            }
+            .into());
+        }
+        if let Some(&r) = (self.contact_radii.iter()).find(|r| !(r.is_finite() && **r >= 0.0)) {
+            return Err(xpbd_core::BuildError::InvalidSetting {
+                field: "contact_radii",
+                value: r,
+                reason: "must be finite and >= 0",
+            }
+            .into());
         }
         if !(self.contact_radius.is_finite() && self.contact_radius >= 0.0) {
             return Err(xpbd_core::BuildError::InvalidSetting {

@@ -55,6 +55,10 @@ pub const XPBI_MODULE: &str = concat!(
 /// over the XPBD bodies' and the continuum's particles.
 pub const BODIES_WGSL: &str = include_str!("shaders/bodies.wgsl");
 
+/// Position-based fluids: gathered positions and their bounding box, the density constraints
+/// in cell colours, vorticity, XSPH.
+pub const FLUID_WGSL: &str = include_str!("shaders/fluid.wgsl");
+
 /// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
 /// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
@@ -68,6 +72,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("plasticity_batch.wgsl", PLASTICITY_BATCH_MODULE),
     ("xpbi.wgsl", XPBI_MODULE),
     ("bodies.wgsl", BODIES_WGSL),
+    ("fluid.wgsl", FLUID_WGSL),
 ];
 
 #[cfg(test)]

@@ -197,7 +197,7 @@ impl GpuSimulation {
             let x_prev = init("x_prev", bytemuck::cast_slice(&packed.x), state);
             let v = init("v", bytemuck::cast_slice(&packed.v), state);
             let force = init("force", bytemuck::cast_slice(&packed.force), U::STORAGE);
-            let contact = init("contact", &vec![0u8; 48 * packed.x.len()], U::STORAGE);
+            let contact = init("contact", &vec![0u8; 80 * packed.x.len()], U::STORAGE);
             let constraints = init(
                 "constraints",
                 bytemuck::cast_slice(&packed.constraints),
@@ -343,7 +343,7 @@ impl GpuSimulation {
         validate_colliders(
             colliders,
             MAX_COLLIDERS,
-            "the GPU's XPBD step has at most 4 colliders",
+            "the GPU's XPBD step has at most 8 colliders",
         )?;
         if !(acceleration.is_finite() && acceleration >= 0.0) {
             return Err(GpuError::Build(xpbd_core::BuildError::InvalidSetting {
@@ -618,6 +618,11 @@ impl GpuSimulation {
     /// start of the substep, for the body contacts that touch these particles.
     pub(crate) fn position_buffers(&self) -> (&wgpu::Buffer, &wgpu::Buffer) {
         (&self.buffers.x, &self.buffers.x_prev)
+    }
+
+    /// The device buffer of velocities (a fluid's XSPH and vorticity confinement change them).
+    pub(crate) fn velocity_buffer(&self) -> &wgpu::Buffer {
+        &self.buffers.v
     }
 
     fn rollback(&self) -> Result<(), GpuError> {

@@ -11,7 +11,7 @@
 //! # One step for every body
 //! The particles live in two sets of device buffers: the **XPBD bodies'** (cloth, ropes, soft
 //! bodies: distance constraints, dihedral or isometric bending, stable neo-Hookean tetrahedra,
-//! [`crate::GpuSimulation`], against up to four colliders) and **each XPBI continuum's** (up
+//! [`crate::GpuSimulation`], against up to eight colliders) and **each XPBI continuum's** (up
 //! to three continua, each of up to eight materials, [`crate::GpuXpbi`], against up to eight
 //! colliders), whose solve works on the step's displacement rather than on positions to keep
 //! f32 accuracy; a continuum keeps its own neighbour grid, cell colours and frozen data, as on
@@ -73,6 +73,7 @@ use xpbd_scene::{BlockKind, BuiltScene, FrameError};
 use xpbi_continuum::continuum::XpbiContinuum;
 
 use crate::bodies::{GpuBodyContacts, MAX_CONTINUA, PackedContacts, ParticleSlots};
+use crate::fluid::{GpuFluid, ParticleBuffers};
 use crate::{
     GpuContext, GpuError, GpuSimulation, GpuXpbi, KinematicCollider, Scene, SceneBlock,
     XpbiGpuScene, kinematic_colliders,
@@ -104,6 +105,12 @@ struct Bodies {
     members: Option<Vec<usize>>,
 }
 
+/// A fluid of a world on the device: its block (index into `sim.blocks()`) and kernels.
+struct Fluid {
+    gpu: GpuFluid,
+    block: usize,
+}
+
 /// The body contacts of a world: the blocks (indices into `sim.blocks()`) and their kernels.
 struct Touching {
     blocks: Vec<usize>,
@@ -115,8 +122,11 @@ pub struct GpuWorld {
     scene: BuiltScene,
     xpbd: Option<Bodies>,
     continua: Vec<Continuum>,
+    fluids: Vec<Fluid>,
     touching: Option<Touching>,
     slots: ParticleSlots,
+    /// The substep length of the last good step (the h of the multipliers the scene holds).
+    last_substep: Option<f64>,
 }
 
 impl std::fmt::Debug for GpuWorld {
@@ -157,15 +167,33 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
             ));
         }
     }
-    if !scene.emitters.is_empty() && continua == 0 {
+    if !scene.emitters.is_empty() && !scene.fluids.is_empty() {
         return Some(unsupported(
             "nozzles feeding fluids",
             "the GPU world releases particles into an XPBI continuum only",
         ));
     }
+    if !scene.fluids.is_empty() {
+        let settings = scene.sim.settings();
+        if let SolverKind::Jacobi { .. } = settings.solver {
+            return Some(unsupported(
+                "a fluid under the Jacobi solver",
+                "the GPU projects a fluid's density constraints in the CPU's cell colours",
+            ));
+        }
+        if let Some(d) = settings.multiplier_warm_start {
+            return Some(unsupported(
+                format!("multiplier_warm_start = {d} with a fluid"),
+                "the GPU resets a fluid's multipliers every substep (XPBD)",
+            ));
+        }
+    }
     for k in &kinds {
         match k {
-            BlockKind::Contacts(_) | BlockKind::Spacing(_) | BlockKind::Xpbi(_) => {}
+            BlockKind::Contacts(_)
+            | BlockKind::Spacing(_)
+            | BlockKind::Xpbi(_)
+            | BlockKind::Fluid(_) => {}
             BlockKind::Bodies(b) => {
                 if let Some(e) = touching_refusal("body contacts", b.options()) {
                     return Some(e);
@@ -232,20 +260,16 @@ fn xpbd_block(kind: &BlockKind<'_>) -> Option<SceneBlock> {
 }
 
 /// The colliders of the XPBD step for its particles `members` (planes, spheres, boxes,
-/// capsules at their poses, static or translating, with μ_s, μ_k and restitution) and their
-/// one contact radius.
+/// capsules at their poses, static or translating, with μ_s, μ_k and restitution) and each
+/// member's contact radius.
 fn xpbd_colliders(
     contacts: &ColliderContacts<3>,
     members: &[usize],
-) -> Result<(Vec<KinematicCollider>, f64), GpuError> {
-    let r = members
-        .first()
-        .map_or(contacts.radius(), |&i| contacts.radius_of_particle(i));
-    if members.iter().any(|&i| contacts.radius_of_particle(i) != r) || contacts.members().is_some()
-    {
+) -> Result<(Vec<KinematicCollider>, Vec<f64>), GpuError> {
+    if contacts.members().is_some() {
         return Err(unsupported(
-            "contacts with per-particle radii or members",
-            "the GPU's XPBD contacts have one radius for all particles",
+            "contacts with members",
+            "the GPU's XPBD contacts act on every particle of its buffers",
         ));
     }
     if contacts.options().projection != ContactProjection::EveryIteration {
@@ -254,7 +278,11 @@ fn xpbd_colliders(
             "the GPU projects contacts after every iteration",
         ));
     }
-    Ok((kinematic_colliders(contacts)?, r))
+    let radii = members
+        .iter()
+        .map(|&i| contacts.radius_of_particle(i))
+        .collect();
+    Ok((kinematic_colliders(contacts)?, radii))
 }
 
 impl GpuWorld {
@@ -318,13 +346,21 @@ impl GpuWorld {
                 match (k, xpbd_block(k)) {
                     (_, Some(block)) => gpu_scene = gpu_scene.with_block(block),
                     (BlockKind::Contacts(c), None) => {
-                        let (list, radius) = xpbd_colliders(c, &xpbd_members)?;
+                        let (list, radii) = xpbd_colliders(c, &xpbd_members)?;
                         colliders = Some((list, c.options().acceleration));
-                        gpu_scene.contact_radius = radius;
+                        gpu_scene.contact_radius = c.radius();
+                        if radii.iter().any(|&r| r != c.radius()) {
+                            let mut all = vec![c.radius(); n];
+                            for (&i, &r) in xpbd_members.iter().zip(&radii) {
+                                all[i] = r;
+                            }
+                            gpu_scene.contact_radii = all;
+                        }
                     }
                     (
                         BlockKind::Xpbi(_)
                         | BlockKind::Spacing(_)
+                        | BlockKind::Fluid(_)
                         | BlockKind::Bodies(_)
                         | BlockKind::Triangles(_),
                         None,
@@ -354,6 +390,33 @@ impl GpuWorld {
             continua.iter().map(|c| as_u32(&c.members)).collect();
         let sets: Vec<&[u32]> = continuum_members.iter().map(|m| &m[..]).collect();
         let slots = ParticleSlots::new(n, &as_u32(&xpbd_members), &sets)?;
+        let mut fluids = Vec::new();
+        for (b, k) in kinds.iter().enumerate() {
+            let BlockKind::Fluid(kind) = k else {
+                continue;
+            };
+            let Some(xpbd) = &xpbd else {
+                return Err(unsupported(
+                    "a fluid",
+                    "a fluid lives in the XPBD bodies' buffers",
+                ));
+            };
+            let (x, x_prev) = xpbd.gpu.position_buffers();
+            let buffers = ParticleBuffers {
+                xpbd: [x, x_prev, xpbd.gpu.velocity_buffer()],
+                continua: continua
+                    .iter()
+                    .map(|c| {
+                        let (a, b, c) = c.gpu.contact_buffers();
+                        [a, b, c]
+                    })
+                    .collect(),
+            };
+            fluids.push(Fluid {
+                gpu: GpuFluid::new(&ctx, kind, &slots, &buffers)?,
+                block: b,
+            });
+        }
         let blocks: Vec<usize> = (kinds.iter().enumerate())
             .filter(|(_, k)| matches!(k, BlockKind::Bodies(_) | BlockKind::Triangles(_)))
             .map(|(b, _)| b)
@@ -377,8 +440,10 @@ impl GpuWorld {
             scene,
             xpbd,
             continua,
+            fluids,
             touching,
             slots,
+            last_substep: None,
         })
     }
 
@@ -396,9 +461,14 @@ impl GpuWorld {
     /// Which device steps run the world: `"xpbd"` (XPBD bodies that do not touch), `"xpbi"`
     /// (one continuum) or `"coupled"` (bodies that touch, or several particle sets).
     pub fn step_name(&self) -> &'static str {
-        match (&self.xpbd, &self.continua[..], &self.touching) {
-            (Some(_), [], None) => "xpbd",
-            (None, [_], None) => "xpbi",
+        match (
+            &self.xpbd,
+            &self.continua[..],
+            &self.fluids[..],
+            &self.touching,
+        ) {
+            (Some(_), [], [], None) => "xpbd",
+            (None, [_], [], None) => "xpbi",
             _ => "coupled",
         }
     }
@@ -463,7 +533,12 @@ impl GpuWorld {
     /// One step of `h`: XPBD bodies that do not touch in one submission (read back at frame
     /// ends), anything else substep by substep and read back.
     fn attempt(&mut self, h: f64) -> Result<(), GpuError> {
-        if let (Some(b), [], None) = (&mut self.xpbd, &self.continua[..], &self.touching) {
+        if let (Some(b), [], [], None) = (
+            &mut self.xpbd,
+            &self.continua[..],
+            &self.fluids[..],
+            &self.touching,
+        ) {
             b.gpu.step(h)?;
             return advance_colliders(&mut self.scene, h);
         }
@@ -533,6 +608,9 @@ impl GpuWorld {
             for c in &mut self.continua {
                 c.gpu.prepare_step(h_sub)?;
             }
+            for f in &mut self.fluids {
+                f.gpu.prepare(&ctx, h_sub)?;
+            }
             let mut enc = ctx.device().create_command_encoder(&Default::default());
             let xpbd = self.xpbd.as_ref().map(|b| &b.gpu);
 
@@ -548,6 +626,9 @@ impl GpuWorld {
                     }
                     for c in &self.continua {
                         c.gpu.encode_phase(&mut enc, phase)?;
+                    }
+                    for f in &self.fluids {
+                        f.gpu.encode_phase(&mut enc, phase);
                     }
                     if let Some(g) = touching {
                         match phase {
@@ -663,7 +744,49 @@ impl GpuWorld {
         self.sync_xpbd()?;
         let time = self.scene.sim.time() + h;
         self.scene.sim.set_time(time)?;
+        self.last_substep = Some(h / self.scene.sim.settings().substeps as f64);
         advance_colliders(&mut self.scene, h)
+    }
+
+    /// The multipliers of the last good step into the scene's blocks, which the frames export:
+    /// each continuum's XPBI constraints (λ) and each fluid's density constraints (the
+    /// pressure), the fluid's rows laid out again by the CPU's own code on the current
+    /// positions (the CPU exports them with the rows of the last substep's start).
+    fn sync_multipliers(&mut self) -> Result<(), GpuError> {
+        use xpbd_core::constraint::ConstraintSet;
+        for c in &self.continua {
+            let lambda = c.gpu.multipliers()?;
+            self.scene.sim.block_mut(c.block).set_multipliers(&lambda)?;
+        }
+        let Some(h) = self.last_substep else {
+            return Ok(());
+        };
+        let ctx = self.context().clone();
+        let n = self.scene.sim.particles().len();
+        for f in &self.fluids {
+            let sub = SubstepContext {
+                h,
+                substep: 0,
+                substeps: 1,
+                time: self.scene.sim.time(),
+                dedicated_pool: false,
+            };
+            self.scene.sim.begin_block_substep(f.block, &sub);
+            let by_member = f.gpu.multipliers(&ctx)?;
+            let mut member = vec![usize::MAX; n];
+            for (k, &i) in f.gpu.members().iter().enumerate() {
+                member[i] = k;
+            }
+            let Some(&handle) = self.scene.fluids.iter().find(|h| h.index() == f.block) else {
+                continue;
+            };
+            let block = self.scene.sim.block_mut(handle);
+            let lambda: Vec<f64> = (block.kind.row_particles().iter())
+                .map(|&p| by_member.get(member[p as usize]).copied().unwrap_or(0.0))
+                .collect();
+            block.set_multipliers(&lambda)?;
+        }
+        Ok(())
     }
 
     /// The XPBD bodies' positions and velocities into the scene.
@@ -721,6 +844,9 @@ impl GpuWorld {
         }
         self.sync_from_device()?;
         result?;
+        if self.step_name() != "xpbd" {
+            self.sync_multipliers()?;
+        }
         self.scene.frame += 1;
         Ok(())
     }

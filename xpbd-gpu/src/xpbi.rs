@@ -677,26 +677,7 @@ impl GpuXpbi {
     fn grid_setup(&mut self, lo: [f64; 3], hi: [f64; 3]) -> Result<(), GpuError> {
         let cell = self.support;
         let search = cell * (1.0 - xpbi_continuum::kernel::NEIGHBOUR_TIE_MARGIN);
-        let limit = (64 * self.n).max(1 << 22);
-        let mut dims = [1usize; 3];
-        let mut cells = 1usize;
-        for k in 0..3 {
-            let extent = ((hi[k] - lo[k]) / cell).floor();
-            if extent >= limit as f64 {
-                return Err(GpuError::Unsupported {
-                    what: format!("grid extent {extent} cells along axis {k}"),
-                    reason: "particles are spread over too many cells",
-                });
-            }
-            dims[k] = extent as usize + 1;
-            cells = cells.saturating_mul(dims[k]);
-        }
-        if cells > limit {
-            return Err(GpuError::Unsupported {
-                what: format!("{cells} grid cells"),
-                reason: "particles are spread over too many cells",
-            });
-        }
+        let (dims, cells) = crate::grid::grid_dims(lo, hi, cell, self.n)?;
         if cells + 1 > self.bufs.cell_capacity {
             let cap = 3 * (cells + 1) / 2 + 1;
             check_binding(&self.ctx, "grid cells", storage_bytes(cap, 4))?;
@@ -728,22 +709,8 @@ impl GpuXpbi {
             pad: [0; 3],
         };
         q.write_buffer(&self.bufs.scan_cells, 0, bytemuck::bytes_of(&sp));
-        // Colour c = (cx mod 3) + 3 (cy mod 3) + 9 (cz mod 3), as CellColouring.
-        let stride = self.bufs.colour_stride as usize;
-        let mut bytes = vec![0u8; COLOURS * stride];
-        for c in 0..COLOURS {
-            let off = [(c % 3) as u32, ((c / 3) % 3) as u32, (c / 9) as u32];
-            let count: [u32; 3] =
-                core::array::from_fn(|a| (dims[a] as u32).saturating_sub(off[a]).div_ceil(3));
-            let cp = GpuColourParams {
-                offset: [off[0], off[1], off[2], c as u32],
-                dims: [dims[0] as u32, dims[1] as u32, dims[2] as u32, 0],
-                count: [count[0], count[1], count[2], 0],
-                pad: [0; 4],
-            };
-            self.colour_threads[c] = count[0] * count[1] * count[2];
-            bytes[c * stride..c * stride + 64].copy_from_slice(bytemuck::bytes_of(&cp));
-        }
+        let (bytes, threads) = crate::grid::cell_colours(dims, self.bufs.colour_stride as usize);
+        self.colour_threads = threads;
         q.write_buffer(&self.bufs.colour_params, 0, &bytes);
         Ok(())
     }
@@ -1022,6 +989,16 @@ impl GpuXpbi {
             .iter()
             .map(|c| Matrix3::from_fn(|i, j| c[j][i] as f64))
             .collect())
+    }
+
+    /// The multiplier λ of each particle's XPBI constraint in the last step (downloaded).
+    pub fn multipliers(&self) -> Result<Vec<f64>, GpuError> {
+        let raw: Vec<f32> = bytemuck::pod_collect_to_vec(&self.ctx.read_buffer(
+            &self.bufs.lam,
+            0,
+            4 * self.n as u64,
+        )?);
+        Ok(raw.iter().map(|&l| l as f64).collect())
     }
 
     /// Plastic states `[hardening, volume correction]` (downloaded).

@@ -1020,18 +1020,16 @@ impl BuiltScene {
         if !self.fluids.is_empty() {
             f.density = vec![0.0; n];
             f.pressure = vec![0.0; n];
-            let r = self.sim.last_report();
-            let h = r.dt / r.substeps.max(1) as f64;
             for &handle in &self.fluids {
                 let block = self.sim.block(handle);
                 let kind = &block.kind;
                 let lambda = xpbd_core::constraint::ConstraintSet::multipliers(block);
                 let ratios = kind.density_ratios(&self.sim.particles().x);
                 let rho0 = kind.settings().rest_density;
-                let p = if h > 0.0 {
-                    kind.pressures(lambda, h)
-                } else {
-                    vec![0.0; ratios.len()]
+                // The multipliers are those of the substep that last began.
+                let p = match kind.last_substep() {
+                    Some(h) if h > 0.0 => kind.pressures(lambda, h),
+                    _ => vec![0.0; ratios.len()],
                 };
                 for (k, &m) in kind.row_particles().iter().enumerate() {
                     f.density[m as usize] = rho0 * ratios[k];

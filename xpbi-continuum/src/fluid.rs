@@ -215,6 +215,8 @@ pub struct PbfFluid<const D: usize> {
     /// Vorticity of each particle of the store (scratch, confinement only; 2D: along z).
     omega: Vec<Vector3<f64>>,
     fault: Option<String>,
+    /// The length h of the substep that last began (s), which [`PbfFluid::pressures`] needs.
+    last_substep: Option<f64>,
 }
 
 impl<const D: usize> PbfFluid<D> {
@@ -256,6 +258,7 @@ impl<const D: usize> PbfFluid<D> {
             dv: Vec::new(),
             omega: Vec::new(),
             fault: None,
+            last_substep: None,
         };
         s.is_fluid = vec![false; particles.len()];
         for &m in &s.members {
@@ -324,6 +327,43 @@ impl<const D: usize> PbfFluid<D> {
     /// The XSPH rate κ (1/s) that the viscosity gives.
     pub fn xsph_rate(&self) -> f64 {
         self.xsph_rate
+    }
+
+    /// The solid neighbours (boundary particles), in the order given.
+    pub fn boundary(&self) -> &[u32] {
+        &self.boundary
+    }
+
+    /// The volume V_b (m^d) of each solid neighbour.
+    pub fn boundary_volumes(&self) -> &[f64] {
+        &self.boundary_volume
+    }
+
+    /// κ_W, the kernel's sum over a full rest lattice ([`lattice_kernel_sum`]): V̂ = V/κ_W.
+    pub fn kernel_sum(&self) -> f64 {
+        1.0 / self.inv_kernel_sum
+    }
+
+    /// μ_W/κ_W, the factor of [`PbfFluid::pressures`] ([`lattice_gradient_moment`] over
+    /// [`lattice_kernel_sum`]).
+    pub fn pressure_factor(&self) -> f64 {
+        self.pressure_factor
+    }
+
+    /// The rest volume Δx^d of a fluid particle (m^d).
+    pub fn rest_volume(&self) -> f64 {
+        self.volume
+    }
+
+    /// The Wendland C2 kernel (support H).
+    pub fn kernel(&self) -> &WendlandC2<D> {
+        &self.kernel
+    }
+
+    /// The length h (s) of the substep that last began (`None` before the first), the h of
+    /// [`PbfFluid::pressures`] for the block's current multipliers.
+    pub fn last_substep(&self) -> Option<f64> {
+        self.last_substep
     }
 
     /// ρ_i/ρ₀ of each row's particle ([`PbfFluid::row_particles`]) at positions `x`, with the
@@ -552,7 +592,8 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
         grad[0] = gi;
         1.0 - sum
     }
-    fn begin_substep(&mut self, particles: &Particles<D>, _ctx: &SubstepContext) {
+    fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
+        self.last_substep = Some(ctx.h);
         self.rebuild(particles);
     }
     fn substep_fault(&self) -> Option<String> {

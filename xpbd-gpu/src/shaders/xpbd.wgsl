@@ -12,7 +12,7 @@
 // sums in the same order and results are bit-reproducible.
 
 const WG: u32 = 64u;
-const MAX_COLLIDERS: u32 = 4u;
+const MAX_COLLIDERS: u32 = 8u;
 const KIND_DISTANCE: u32 = 0u;
 const KIND_DIHEDRAL: u32 = 1u;
 const KIND_TET_VOLUME: u32 = 2u;
@@ -42,7 +42,7 @@ struct Params {
     // Offsets into `indices`: CSR row starts (n_particles + 1) and CSR slots.
     csr_offsets_base: u32,
     csr_slots_base: u32,
-    // Particle radius r of the contacts: C = φ(x) − r.
+    // Particle radius r of the contacts (each particle's own is force.w: C = φ(x) − r).
     contact_radius: f32,
     // Substeps S per step.
     substeps: u32,
@@ -72,7 +72,7 @@ struct Constraint {
 
 
 struct Colliders {
-    items: array<Collider, 4>,
+    items: array<Collider, 8>,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -83,10 +83,12 @@ struct Colliders {
 @group(1) @binding(0) var<storage, read_write> x: array<vec4<f32>>;
 @group(1) @binding(1) var<storage, read_write> x_prev: array<vec4<f32>>;
 @group(1) @binding(2) var<storage, read_write> v: array<vec4<f32>>;
+// xyz: external force; w: the particle's contact radius r.
 @group(1) @binding(3) var<storage, read> force: array<vec4<f32>>;
-// Per particle i: [3i] the contact multiplier λ of each collider in this substep, [3i + 1] the
-// tangential correction τ friction has applied against each collider so far in the substep,
-// [3i + 2] the velocity at the start of the substep (restitution's v̄).
+// Per particle i: [5i], [5i + 1] the contact multiplier λ of each collider (0–3, 4–7) in this
+// substep, [5i + 2], [5i + 3] the tangential correction τ friction has applied against each
+// collider so far in the substep, [5i + 4] the velocity at the start of the substep
+// (restitution's v̄).
 @group(1) @binding(4) var<storage, read_write> contact: array<vec4<f32>>;
 
 @group(2) @binding(0) var<storage, read> constraints: array<Constraint>;
@@ -312,9 +314,11 @@ fn predict(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     }
     let p = x[i];
     x_prev[i] = p;
-    contact[3u * i] = vec4<f32>(0.0);
-    contact[3u * i + 1u] = vec4<f32>(0.0);
-    contact[3u * i + 2u] = v[i];
+    contact[5u * i] = vec4<f32>(0.0);
+    contact[5u * i + 1u] = vec4<f32>(0.0);
+    contact[5u * i + 2u] = vec4<f32>(0.0);
+    contact[5u * i + 3u] = vec4<f32>(0.0);
+    contact[5u * i + 4u] = v[i];
     if p.w > 0.0 {
         let h = params.gravity_h.w;
         let vi = v[i].xyz + (params.gravity_h.xyz + force[i].xyz * p.w) * h;
@@ -402,6 +406,13 @@ fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     x[i] = vec4<f32>(p.xyz + sum, p.w);
 }
 
+// One value per collider from the two vec4 at contact[at], contact[at + 1].
+fn contact_values(at: u32) -> array<f32, 8> {
+    let a = contact[at];
+    let b = contact[at + 1u];
+    return array<f32, 8>(a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w);
+}
+
 // Collider k in the current substep s of S: the packed pose is the one at the end of the step,
 // so the collider is (S − 1 − s)/S of the step's motion behind it (xpbd_core's
 // ColliderContacts: poses interpolated linearly over the step, contacts at the end of the
@@ -437,14 +448,14 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
     if p.w <= 0.0 {
         return;
     }
-    var lam = contact[3u * i];
-    var tau = contact[3u * i + 1u];
+    var lam = contact_values(5u * i);
+    var tau = contact_values(5u * i + 2u);
     let start = x_prev[i].xyz;
     for (var k = 0u; k < params.n_colliders; k++) {
         let col = substep_collider(k);
         let sd = collider_distance(col, p.xyz);
         let n = sd.xyz;
-        let value = sd.w - params.contact_radius;
+        let value = sd.w - force[i].w;
         if value >= 0.0 && lam[k] <= 0.0 {
             continue;
         }
@@ -472,8 +483,10 @@ fn collide(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
         p = vec4<f32>(xi, p.w);
     }
     x[i] = p;
-    contact[3u * i] = lam;
-    contact[3u * i + 1u] = tau;
+    contact[5u * i] = vec4<f32>(lam[0], lam[1], lam[2], lam[3]);
+    contact[5u * i + 1u] = vec4<f32>(lam[4], lam[5], lam[6], lam[7]);
+    contact[5u * i + 2u] = vec4<f32>(tau[0], tau[1], tau[2], tau[3]);
+    contact[5u * i + 3u] = vec4<f32>(tau[4], tau[5], tau[6], tau[7]);
 }
 
 // Substep end: v = (x − x_prev)/h, damped (friction acted on the positions in `collide`); the
@@ -491,8 +504,8 @@ fn update_velocity(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     var vi = (p.xyz - x_prev[i].xyz) * params.inv_h;
     if p.w > 0.0 {
         vi *= params.damping_factor;
-        let lam = contact[3u * i];
-        let v_pre = contact[3u * i + 2u].xyz;
+        let lam = contact_values(5u * i);
+        let v_pre = contact[5u * i + 4u].xyz;
         for (var k = 0u; k < params.n_colliders; k++) {
             if colliders.items[k].restitution <= 0.0 || lam[k] <= 0.0 {
                 continue;
