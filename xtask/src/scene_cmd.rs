@@ -419,19 +419,19 @@ mod tests {
                 .completed,
             3
         );
-        // Water is not on the GPU: refused by name, nothing written.
+        // A nozzle of water is not on the GPU: refused by name, nothing written.
         let wet = dir.join("wet.toml");
         std::fs::write(
             &wet,
             format!(
-                "{TINY}[[fluid]]\nregion = {{ box = {{ min = [0.0, -0.02, 0.0], max = [0.04, 0.02, 0.04] }} }}\n\
-                 spacing = 0.01\n"
+                "{TINY}[[fluid]]\nregion = {{ nozzle = {{ exit = [0.0, 0.0, 0.1], radius = 0.01, speed = 0.5, duration = 0.1 }} }}\n\
+                 spacing = 0.005\n"
             ),
         )
         .unwrap();
         let refused = dir.join("refused");
         let e = run_command(gpu_args(&wet, &refused, None)).unwrap_err();
-        assert!(format!("{e:#}").contains("fluid"), "{e:#}");
+        assert!(format!("{e:#}").contains("nozzles feeding fluids"), "{e:#}");
         assert!(
             !refused.exists(),
             "the refused run wrote {}",
