@@ -31,10 +31,16 @@
 //! fallback under `XPBD_REQUIRE_GPU=1`, limits, buffers too large, device lost, wgpu
 //! validation errors (recorded by an uncaptured-error handler).
 //!
-//! Implemented kinds: distance, dihedral bending, tetrahedral volume; plane and sphere
-//! colliders with Coulomb friction ([`SceneCollider`]). Not implemented on the GPU: kinematic
-//! targets and residual/energy diagnostics (typed `Unsupported` errors), the other
-//! constraint kinds of xpbd-core (not representable in [`SceneBlock`]).
+//! Implemented kinds: distance, dihedral and isometric bending, tetrahedral volume, stable
+//! neo-Hookean tetrahedra; planes, spheres, boxes and capsules with Coulomb friction and
+//! restitution ([`SceneCollider`], [`KinematicCollider`]). Not implemented on the GPU:
+//! kinematic targets of XPBD particles and residual/energy diagnostics (typed `Unsupported`
+//! errors).
+//!
+//! A whole scene description runs on the [`GpuWorld`] ([`world`]): XPBD bodies, up to three
+//! XPBI continua and water in one step, touching each other through the core's body and
+//! point–triangle contacts ([`bodies`]), built from `xpbd_scene::BuiltScene` and written out by
+//! the CPU's frame driver.
 //!
 //! XPBI (3D) runs on the GPU through [`GpuXpbi`] ([`xpbi`], `shaders/xpbi.wgsl`): neighbour grid
 //! by counting sort ([`grid`]), L_p by the f32 SVD pseudo-inverse ([`svd`]), corrected kernel

@@ -296,3 +296,44 @@ fn two_continua_collide_as_on_the_cpu() {
     assert!(moved > 1e-3, "moved {moved:e}");
     assert!(dx <= bound, "{dx:e} > {bound:e}");
 }
+
+/// A checkpoint of the sand on the sheet, written from the GPU world while the contacts carry
+/// the sand, resumes on the CPU (and a CPU checkpoint on the GPU): both continue within the
+/// walk bound of the run they left.
+#[test]
+fn a_coupled_checkpoint_crosses_between_the_backends() {
+    use xpbd_scene::Checkpoint;
+    use xpbd_scene::runner::FrameStepper;
+    let Some(ctx) = ctx("coupled checkpoint") else {
+        return;
+    };
+    let path = write("sheet_ckpt", SHEET);
+    let text = SHEET;
+    let mut gpu = GpuWorld::new(ctx.clone(), build(text, &path)).unwrap();
+    for _ in 0..25 {
+        gpu.step().unwrap();
+    }
+    let bytes = Checkpoint::capture(gpu.built(), text, &path).to_bytes();
+    let mut cpu = Checkpoint::from_bytes(&bytes).unwrap().restore().unwrap();
+    assert_eq!(cpu.sim.particles().x, gpu.scene().sim.particles().x);
+    let mut back = GpuWorld::new(ctx, Checkpoint::from_bytes(&bytes).unwrap().restore().unwrap())
+        .unwrap();
+    let x1 = cpu.sim.particles().x.clone();
+    for _ in 0..15 {
+        gpu.step().unwrap();
+        cpu.step().unwrap();
+        back.step().unwrap();
+    }
+    let xg = &gpu.scene().sim.particles().x;
+    let moved = max_diff(xg, &x1);
+    let d_cpu = max_diff(&cpu.sim.particles().x, xg);
+    let d_back = max_diff(&back.scene().sim.particles().x, xg);
+    let bound = walk_bound(&cpu);
+    eprintln!(
+        "moved {moved:.3e} m; the CPU resumed {d_cpu:.3e} m, the GPU resumed {d_back:.3e} m \
+         from the GPU run (bound {bound:.1e})"
+    );
+    assert!(moved > 1e-4, "moved {moved:e}");
+    assert!(d_cpu <= bound, "{d_cpu:e} > {bound:e}");
+    assert!(d_back <= bound, "{d_back:e} > {bound:e}");
+}
