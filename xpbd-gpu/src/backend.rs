@@ -32,7 +32,7 @@ pub fn core_contacts(
     let mut contacts = ColliderContacts::new(radius, ContactOptions::default())?;
     let identity = nalgebra::Matrix3::identity();
     for c in colliders {
-        let (shape, translation, rotation) = match *c {
+        let (shape, translation, rotation) = match c.clone() {
             SceneCollider::Plane { normal, offset, .. } => (
                 Shape::HalfSpace {
                     normal: normal.normalize(),
@@ -64,6 +64,12 @@ pub fn core_contacts(
                 centre,
                 rotation,
             ),
+            SceneCollider::Sdf {
+                centre,
+                rotation,
+                grid,
+                ..
+            } => (Shape::Sdf(grid), centre, rotation),
         };
         let collider = Collider::fixed(shape)
             .at(Pose {

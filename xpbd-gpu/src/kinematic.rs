@@ -8,7 +8,8 @@ use nalgebra::Vector3;
 
 use crate::{GpuError, SceneCollider};
 
-/// A rigid collider, static or translating: a plane, sphere, box or capsule at its pose
+/// A rigid collider, static or translating: a plane, sphere, box, capsule or signed-distance
+/// grid at its pose
 /// ([`SceneCollider`], whose `friction` is the static Coulomb coefficient μ_s), particle
 /// centres kept at `φ(x) ≥ r` (r: the scene's particle radius), with the core's Coulomb
 /// friction on the displacement relative to the collider (`xpbd_core::contact::friction`:
@@ -26,7 +27,7 @@ use crate::{GpuError, SceneCollider};
 /// assert_eq!(paddle.static_friction(), 0.5);
 /// assert!(KinematicCollider::fixed(paddle.shape).velocity.norm() == 0.0);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct KinematicCollider {
     /// Shape and pose; its `friction` is μ_s ≥ 0.
     pub shape: SceneCollider,
@@ -45,8 +46,8 @@ impl KinematicCollider {
     /// A static, inelastic collider with one Coulomb coefficient (the shape's).
     pub fn fixed(shape: SceneCollider) -> Self {
         Self {
-            shape,
             kinetic_friction: shape.friction(),
+            shape,
             velocity: Vector3::zeros(),
             restitution: 0.0,
         }
@@ -108,8 +109,8 @@ pub(crate) fn validate_colliders(
 }
 
 /// The colliders of a core contact block as the device steps take them, in its order: each
-/// at its current pose, with its velocity, friction and restitution; signed-distance grids and
-/// target poses are refused by name.
+/// at its current pose, with its velocity, friction and restitution; target poses are refused
+/// by name.
 pub fn kinematic_colliders(
     contacts: &xpbd_core::contact::ColliderContacts<3>,
 ) -> Result<Vec<KinematicCollider>, GpuError> {

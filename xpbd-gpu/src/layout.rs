@@ -166,6 +166,8 @@ pub struct PackedScene {
     pub colliders: GpuColliders,
     /// Number of colliders.
     pub n_colliders: u32,
+    /// The colliders' signed-distance grids.
+    pub(crate) sdf: crate::sdf::SdfAtlas,
 }
 
 fn f32x4(v: &nalgebra::Vector3<f64>, w: f64) -> [f32; 4] {
@@ -404,8 +406,9 @@ pub fn pack_members(scene: &Scene, members: Option<&[u32]>) -> Result<PackedScen
     indices.extend_from_slice(&slots);
     indices.extend_from_slice(&rest_inverse);
     let mut colliders = GpuColliders::zeroed();
+    let atlas = crate::sdf::SdfAtlas::new(&scene.colliders);
     for (k, c) in scene.colliders.iter().enumerate() {
-        colliders.items[k] = pack_collider(c);
+        colliders.items[k] = pack_collider(c, atlas.offset(k));
     }
     Ok(PackedScene {
         x,
@@ -418,6 +421,7 @@ pub fn pack_members(scene: &Scene, members: Option<&[u32]>) -> Result<PackedScen
         blocks,
         colliders,
         n_colliders: scene.colliders.len() as u32,
+        sdf: atlas,
     })
 }
 
@@ -464,8 +468,14 @@ pub fn arity(kind: u32) -> usize {
 
 /// The packed form of a collider for a step of `dt`: at its pose at the end of the step, with
 /// its displacement over the step (`motion`), μ_k and e; a plane's offset raised by
-/// `plane_radius` (the XPBI step folds the contact radius into it).
-pub(crate) fn pack_kinematic(c: &KinematicCollider, dt: f64, plane_radius: f64) -> GpuCollider {
+/// `plane_radius` (the XPBI step folds the contact radius into it); a signed-distance grid's
+/// nodes start at node `sdf_offset` of the step's atlas ([`crate::sdf::SdfAtlas`]).
+pub(crate) fn pack_kinematic(
+    c: &KinematicCollider,
+    dt: f64,
+    plane_radius: f64,
+    sdf_offset: u32,
+) -> GpuCollider {
     let d = c.velocity * dt;
     let shape = match c.shape.translated(&d) {
         SceneCollider::Plane {
@@ -479,30 +489,31 @@ pub(crate) fn pack_kinematic(c: &KinematicCollider, dt: f64, plane_radius: f64) 
         },
         other => other,
     };
-    let mut o = pack_collider(&shape);
+    let mut o = pack_collider(&shape, sdf_offset);
     o.kinetic_friction = c.kinetic_friction as f32;
     o.motion = [d.x as f32, d.y as f32, d.z as f32, 0.0];
     o.restitution = c.restitution as f32;
     o
 }
 
-/// The packed form of a collider (`struct Collider` of `colliders.wgsl`).
-pub(crate) fn pack_collider(c: &SceneCollider) -> GpuCollider {
+/// The packed form of a collider (`struct Collider` of `colliders.wgsl`); a signed-distance
+/// grid's nodes start at node `sdf_offset` of the step's atlas.
+pub(crate) fn pack_collider(c: &SceneCollider, sdf_offset: u32) -> GpuCollider {
     let mut g = GpuCollider::zeroed();
     g.friction = c.friction() as f32;
     g.kinetic_friction = g.friction;
     let columns =
         |r: &nalgebra::Matrix3<f64>| [0, 1, 2].map(|k| f32x4(&r.column(k).into_owned(), 0.0));
-    match *c {
-        SceneCollider::Plane { normal, offset, .. } => {
+    match c {
+        &SceneCollider::Plane { normal, offset, .. } => {
             g.shape = f32x4(&normal.normalize(), offset);
             g.kind = 0;
         }
-        SceneCollider::Sphere { centre, radius, .. } => {
+        &SceneCollider::Sphere { centre, radius, .. } => {
             g.shape = f32x4(&centre, radius);
             g.kind = 1;
         }
-        SceneCollider::Box {
+        &SceneCollider::Box {
             centre,
             rotation,
             half_extents,
@@ -513,7 +524,7 @@ pub(crate) fn pack_collider(c: &SceneCollider) -> GpuCollider {
             g.rotation = columns(&rotation);
             g.dims = f32x4(&half_extents, 0.0);
         }
-        SceneCollider::Capsule {
+        &SceneCollider::Capsule {
             centre,
             rotation,
             half_length,
@@ -524,6 +535,21 @@ pub(crate) fn pack_collider(c: &SceneCollider) -> GpuCollider {
             g.kind = 3;
             g.rotation = columns(&rotation);
             g.dims = [half_length as f32, radius as f32, 0.0, 0.0];
+        }
+        SceneCollider::Sdf {
+            centre,
+            rotation,
+            grid,
+            ..
+        } => {
+            // The grid's node spacing in shape.w, its origin (local frame) in the rotation
+            // columns' w, its node counts and first node in dims (as u32 bits).
+            g.shape = f32x4(centre, grid.cell_size());
+            g.kind = 4;
+            let origin = grid.origin();
+            g.rotation = [0, 1, 2].map(|k| f32x4(&rotation.column(k).into_owned(), origin[k]));
+            let [nx, ny, nz] = grid.dims().map(|n| n as u32);
+            g.dims = [nx, ny, nz, sdf_offset].map(f32::from_bits);
         }
     }
     g

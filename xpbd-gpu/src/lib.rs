@@ -82,6 +82,7 @@ pub mod layout;
 mod pipelines;
 pub mod plasticity;
 pub mod scene;
+mod sdf;
 pub mod shaders;
 pub mod simulation;
 pub mod svd;

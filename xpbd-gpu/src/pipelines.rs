@@ -6,7 +6,8 @@ use crate::GpuError;
 use crate::context::GpuContext;
 use crate::shaders::XPBD_WGSL;
 
-/// The three bind-group layouts: uniforms, particle buffers, constraint buffers.
+/// The three bind-group layouts: uniforms (with the signed-distance atlas), particle buffers,
+/// constraint buffers.
 #[derive(Debug)]
 pub(crate) struct Layouts {
     pub uniforms: wgpu::BindGroupLayout,
@@ -64,7 +65,12 @@ impl Layouts {
         Self {
             uniforms: make(
                 "xpbd uniforms",
-                &[uniform(0, false), uniform(1, true), uniform(2, false)],
+                &[
+                    uniform(0, false),
+                    uniform(1, true),
+                    uniform(2, false),
+                    crate::sdf::layout_entry(3),
+                ],
             ),
             particles: make(
                 "xpbd particles",

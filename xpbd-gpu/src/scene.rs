@@ -63,14 +63,14 @@ impl SceneBlock {
 }
 
 /// A static collider of the GPU XPBD scene, the core's `xpbd_core::contact::Shape` placed at a
-/// pose: half-space, sphere, box or capsule. Contact is the unilateral constraint
+/// pose: half-space, sphere, box, capsule or signed-distance grid. Contact is the unilateral constraint
 /// `C(x) = φ(x) − r ≥ 0` (r: [`Scene::contact_radius`]) projected with zero compliance after the
 /// constraint passes of every iteration; friction is the core's position-level Coulomb law
 /// right after each normal correction (`xpbd_core::contact::friction`, μ_s = μ_k = μ): the
 /// substep's tangential displacement is undone while it stays below μ times the normal
 /// correction, and reduced by that much otherwise. The CPU backend runs the same model as the
 /// core's contact block ([`crate::core_contacts`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SceneCollider {
     /// Half-space `n·x ≥ offset` (`n` is normalised when packed).
     Plane {
@@ -114,6 +114,20 @@ pub enum SceneCollider {
         /// Coulomb friction coefficient μ ≥ 0.
         friction: f64,
     },
+    /// A signed-distance grid (`Shape::Sdf`, e.g. [`xpbd_core::contact::SdfGrid::from_mesh`]
+    /// of a closed mesh) in its frame `q = Rᵀ(x − c)`: φ and ∇φ by trilinear interpolation of
+    /// the node values, extended outside the grid's box as the core does. On the device the
+    /// node values are f32 (an error of an ulp of the largest |φ|).
+    Sdf {
+        /// Translation c of the grid's frame (m).
+        centre: Vector3<f64>,
+        /// Rotation R (orthonormal).
+        rotation: Matrix3<f64>,
+        /// The grid, shared with the core's collider.
+        grid: Arc<xpbd_core::contact::SdfGrid<3>>,
+        /// Coulomb friction coefficient μ ≥ 0.
+        friction: f64,
+    },
 }
 
 impl SceneCollider {
@@ -140,7 +154,7 @@ impl SceneCollider {
                 ))
             }
         };
-        match *self {
+        match self.clone() {
             Self::Plane { normal, offset, .. } => {
                 let n = normal.norm();
                 if !(n.is_finite() && n > 1e-12) {
@@ -190,6 +204,14 @@ impl SceneCollider {
                     return Err(bad("radius", radius, "must be finite and > 0"));
                 }
             }
+            Self::Sdf {
+                centre, rotation, ..
+            } => {
+                if !finite(&centre) {
+                    return Err(bad("centre", f64::NAN, "must be finite"));
+                }
+                check_rotation(&rotation)?;
+            }
         }
         let friction = self.friction();
         if !(friction.is_finite() && friction >= 0.0) {
@@ -199,8 +221,7 @@ impl SceneCollider {
     }
 
     /// The core's collider `c` (number `index` of its contact block) at its pose, with the
-    /// Coulomb coefficient `friction`; a signed-distance grid is refused by name (velocity and
-    /// restitution are the caller's: the XPBD step refuses them, the XPBI step models them).
+    /// Coulomb coefficient `friction` (velocity and restitution are the caller's).
     ///
     /// ```
     /// use xpbd_core::contact::{Collider, Pose, Shape};
@@ -212,7 +233,7 @@ impl SceneCollider {
     /// assert!(matches!(c, SceneCollider::Sphere { radius: 0.1, .. }));
     /// ```
     pub fn from_core(
-        index: usize,
+        _index: usize,
         c: &xpbd_core::contact::Collider<3>,
         friction: f64,
     ) -> Result<Self, GpuError> {
@@ -249,12 +270,12 @@ impl SceneCollider {
                 radius,
                 friction,
             },
-            Shape::Sdf(_) => {
-                return Err(GpuError::Unsupported {
-                    what: format!("collider {index}: a signed-distance grid"),
-                    reason: "signed-distance grids are not ported to the GPU's contacts",
-                });
-            }
+            Shape::Sdf(grid) => Self::Sdf {
+                centre: t,
+                rotation,
+                grid: grid.clone(),
+                friction,
+            },
         })
     }
 
@@ -268,12 +289,13 @@ impl SceneCollider {
     /// assert!(matches!(raised, SceneCollider::Plane { offset, .. } if (offset - 0.35).abs() < 1e-15));
     /// ```
     pub fn translated(&self, d: &Vector3<f64>) -> Self {
-        let mut out = *self;
+        let mut out = self.clone();
         match &mut out {
             Self::Plane { normal, offset, .. } => *offset += normal.normalize().dot(d),
             Self::Sphere { centre, .. }
             | Self::Box { centre, .. }
-            | Self::Capsule { centre, .. } => *centre += d,
+            | Self::Capsule { centre, .. }
+            | Self::Sdf { centre, .. } => *centre += d,
         }
         out
     }
@@ -284,7 +306,8 @@ impl SceneCollider {
             Self::Plane { friction, .. }
             | Self::Sphere { friction, .. }
             | Self::Box { friction, .. }
-            | Self::Capsule { friction, .. } => friction,
+            | Self::Capsule { friction, .. }
+            | Self::Sdf { friction, .. } => friction,
         }
     }
 }

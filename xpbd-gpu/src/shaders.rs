@@ -2,9 +2,15 @@
 //! [`ALL`] and parsed + validated by naga in this module's tests, so a shader error fails
 //! `cargo test` even on a machine without any adapter.
 
-/// Static colliders (function library, no bindings; prepend to a module): the packed collider
-/// and its signed distance.
+/// Static colliders (function library; prepend to a module that declares `sdf_nodes`, the
+/// signed-distance grids' node values): the packed collider and its signed distance.
 pub const COLLIDERS_WGSL: &str = include_str!("shaders/colliders.wgsl");
+
+/// `colliders.wgsl` with the one binding it reads, as validated on its own.
+const COLLIDERS_CHECK: &str = concat!(
+    include_str!("shaders/colliders.wgsl"),
+    "@group(0) @binding(0) var sdf_nodes: texture_2d<f32>;\n"
+);
 
 /// XPBD kernels: predict, multiplier reset, coloured / sequential Gauss-Seidel, Jacobi
 /// compute + gather, colliders, velocity update with friction and fault detection;
@@ -62,7 +68,7 @@ pub const FLUID_WGSL: &str = include_str!("shaders/fluid.wgsl");
 /// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
 /// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
-    ("colliders.wgsl", COLLIDERS_WGSL),
+    ("colliders.wgsl", COLLIDERS_CHECK),
     ("xpbd.wgsl", XPBD_WGSL),
     ("grid.wgsl", GRID_WGSL),
     ("scan.wgsl", SCAN_WGSL),
@@ -207,8 +213,8 @@ mod tests {
             size_of("ColourParams"),
             std::mem::size_of::<crate::xpbi::GpuColourParams>()
         );
-        // Group 0: the uniform at 0 and storage bindings 1..=22, as the host's bind group
-        // layout; group 1: the colour uniform.
+        // Group 0: the uniform at 0, storage bindings 1..=21 and the signed-distance atlas
+        // (22), as the host's bind group layout; group 1: the colour uniform.
         let mut bindings: Vec<(u32, u32)> = module
             .global_variables
             .iter()
@@ -218,6 +224,8 @@ mod tests {
         let mut want: Vec<(u32, u32)> = (0..=crate::xpbi::XPBI_STORAGE_BUFFERS)
             .map(|b| (0, b))
             .collect();
+        want.push((0, crate::xpbi::XPBI_STORAGE_BUFFERS + 1));
+        want.sort();
         want.push((1, 0));
         assert_eq!(bindings, want);
     }

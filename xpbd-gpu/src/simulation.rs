@@ -29,6 +29,7 @@ use xpbd_core::{SolverKind, SolverSettings, StepError};
 
 use crate::context::GpuContext;
 use crate::kinematic::validate_colliders;
+use crate::sdf::SdfAtlas;
 use crate::layout::{
     BlockPlan, GpuColliders, GpuDispatch, GpuParams, check_limits, pack_kinematic, pack_members,
 };
@@ -86,11 +87,50 @@ pub struct GpuSimulation {
     blocks: Vec<BlockPlan>,
     buffers: Buffers,
     pipelines: Pipelines,
+    layouts: Layouts,
+    /// The colliders' signed-distance grids (their node values are in the uniforms group).
+    sdf: SdfAtlas,
     bind_groups: [wgpu::BindGroup; 3],
     slot_stride: u32,
     slots: Slots,
     written_h: Option<f64>,
     time: f64,
+}
+
+/// The uniforms group: parameters, the dispatch slots (dynamic offset), the colliders and the
+/// signed-distance atlas.
+fn uniforms_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    [params, dispatch, colliders]: [&wgpu::Buffer; 3],
+    sdf: &wgpu::TextureView,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("uniforms"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: params.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: dispatch,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(16),
+                }),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: colliders.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(sdf),
+            },
+        ],
+    })
 }
 
 fn groups(count: u32) -> (u32, u32) {
@@ -169,6 +209,7 @@ impl GpuSimulation {
             dispatch_bytes[at..at + 16].copy_from_slice(bytemuck::bytes_of(e));
         }
 
+        let sdf_view = ctx.scoped(|| packed.sdf.upload(device, ctx.queue()))??;
         let (buffers, bind_groups) = ctx.scoped(|| {
             let init = |label: &str, bytes: &[u8], usage: wgpu::BufferUsages| {
                 // Zero-sized bindings are invalid: pad every buffer to at least 64 bytes.
@@ -232,28 +273,12 @@ impl GpuSimulation {
                     entries: &entries,
                 })
             };
-            let uniforms = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("uniforms"),
-                layout: &layouts.uniforms,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: params.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &dispatch,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(16),
-                        }),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: colliders.as_entire_binding(),
-                    },
-                ],
-            });
+            let uniforms = uniforms_group(
+                device,
+                &layouts.uniforms,
+                [&params, &dispatch, &colliders],
+                &sdf_view,
+            );
             let particles = bind(
                 "particles",
                 &layouts.particles,
@@ -288,7 +313,7 @@ impl GpuSimulation {
             colliders: scene
                 .colliders
                 .iter()
-                .map(|&c| KinematicCollider::fixed(c))
+                .map(|c| KinematicCollider::fixed(c.clone()))
                 .collect(),
             contact_acceleration: xpbd_core::contact::ContactOptions::default().acceleration,
             packed_dt: None,
@@ -298,6 +323,8 @@ impl GpuSimulation {
             blocks: packed.blocks,
             buffers,
             pipelines,
+            layouts,
+            sdf: packed.sdf,
             bind_groups,
             slot_stride: stride,
             slots,
@@ -352,6 +379,23 @@ impl GpuSimulation {
                 reason: "must be finite and >= 0",
             }));
         }
+        let sdf = SdfAtlas::new(colliders.iter().map(|c| &c.shape));
+        if !sdf.same_grids(&self.sdf) {
+            let device = self.ctx.device();
+            let view = self
+                .ctx
+                .scoped(|| sdf.upload(device, self.ctx.queue()))??;
+            let b = &self.buffers;
+            self.bind_groups[0] = self.ctx.scoped(|| {
+                uniforms_group(
+                    device,
+                    &self.layouts.uniforms,
+                    [&b.params, &b.dispatch, &b.colliders],
+                    &view,
+                )
+            })?;
+            self.sdf = sdf;
+        }
         self.colliders = colliders.to_vec();
         self.contact_acceleration = acceleration;
         self.n_colliders = colliders.len() as u32;
@@ -366,8 +410,8 @@ impl GpuSimulation {
         let mut packed = GpuColliders {
             items: [bytemuck::Zeroable::zeroed(); MAX_COLLIDERS],
         };
-        for (o, c) in packed.items.iter_mut().zip(&self.colliders) {
-            *o = pack_kinematic(c, dt, 0.0);
+        for (k, (o, c)) in packed.items.iter_mut().zip(&self.colliders).enumerate() {
+            *o = pack_kinematic(c, dt, 0.0, self.sdf.offset(k));
         }
         self.ctx
             .queue()

@@ -33,6 +33,7 @@ use nalgebra::{Matrix3, Vector3};
 use crate::KinematicCollider;
 use crate::grid::{GridParams, ScanParams, groups};
 use crate::layout::{GpuCollider, pack_kinematic};
+use crate::sdf::SdfAtlas;
 use crate::plasticity::GpuPlastic;
 use crate::xpbi_device::{
     Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, storage,
@@ -57,12 +58,13 @@ const FLAG_KINEMATIC: u32 = 8;
 /// `radius` (`contact_gap` in xpbi.wgsl).
 fn packed_colliders(
     colliders: &[KinematicCollider],
+    sdf: &SdfAtlas,
     radius: f64,
     dt: f64,
 ) -> [GpuCollider; MAX_XPBI_COLLIDERS] {
     let mut out = [GpuCollider::zeroed(); MAX_XPBI_COLLIDERS];
-    for (o, c) in out.iter_mut().zip(colliders) {
-        *o = pack_kinematic(c, dt, radius);
+    for (k, (o, c)) in out.iter_mut().zip(colliders).enumerate() {
+        *o = pack_kinematic(c, dt, radius, sdf.offset(k));
     }
     out
 }
@@ -97,6 +99,9 @@ pub struct GpuXpbi {
     material_ids: Vec<u8>,
     /// The colliders at the start of the next step (kinematic ones advance after each step).
     colliders: Vec<KinematicCollider>,
+    /// Their signed-distance grids and the texture holding the node values.
+    sdf: SdfAtlas,
+    sdf_view: wgpu::TextureView,
     particle_radius: f64,
     velocity_damping: f64,
     pipes: Pipes,
@@ -164,7 +169,9 @@ impl GpuXpbi {
                 (m.plasticity, lame.mu, lame.lambda)
             })
             .collect();
-        let colliders = packed_colliders(&scene.colliders, scene.particle_radius, 0.0);
+        let sdf = SdfAtlas::new(scene.colliders.iter().map(|c| &c.shape));
+        let sdf_view = ctx.scoped(|| sdf.upload(ctx.device(), ctx.queue()))??;
+        let colliders = packed_colliders(&scene.colliders, &sdf, scene.particle_radius, 0.0);
         let flags = if s.plasticity_in_loop {
             FLAG_IN_LOOP
         } else {
@@ -236,6 +243,8 @@ impl GpuXpbi {
             materials,
             material_ids: scene.material_ids.clone(),
             colliders: scene.colliders.clone(),
+            sdf,
+            sdf_view,
             particle_radius: scene.particle_radius,
             velocity_damping: scene.velocity_damping,
             pipes,
@@ -600,6 +609,13 @@ impl GpuXpbi {
             MAX_XPBI_COLLIDERS,
             "the GPU XPBI step has at most 8 colliders",
         )?;
+        let sdf = SdfAtlas::new(colliders.iter().map(|c| &c.shape));
+        if !sdf.same_grids(&self.sdf) {
+            let ctx = &self.ctx;
+            self.sdf_view = ctx.scoped(|| sdf.upload(ctx.device(), ctx.queue()))??;
+            self.sdf = sdf;
+            self.group = None;
+        }
         self.colliders = colliders.to_vec();
         Ok(())
     }
@@ -611,7 +627,8 @@ impl GpuXpbi {
         // XSPH's per-step coefficient for this step (a rate by default: xpbi_continuum::xsph).
         self.params.xsph = self.xsph.coefficient(dt) as f32;
         self.params.materials = packed_materials(&self.materials, dt);
-        self.params.colliders = packed_colliders(&self.colliders, self.particle_radius, dt);
+        self.params.colliders =
+            packed_colliders(&self.colliders, &self.sdf, self.particle_radius, dt);
         // Statistics of the current state: CFL and finiteness, before anything changes.
         let (lo, hi, vmax) = self.stats()?;
         if !(lo.iter().chain(&hi).all(|c| c.is_finite())) {
@@ -907,14 +924,27 @@ impl GpuXpbi {
             &b.cell_start,
             &b.sorted,
         ];
-        let entries: Vec<(u32, &wgpu::Buffer)> = list
+        let mut entries: Vec<wgpu::BindGroupEntry> = list
             .iter()
             .enumerate()
-            .map(|(i, b)| (i as u32, *b))
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
             .collect();
-        let group = self
-            .ctx
-            .scoped(|| bind_entries(self.ctx.device(), &self.pipes.layout, &entries))?;
+        entries.push(wgpu::BindGroupEntry {
+            binding: XPBI_STORAGE_BUFFERS + 1,
+            resource: wgpu::BindingResource::TextureView(&self.sdf_view),
+        });
+        let group = self.ctx.scoped(|| {
+            self.ctx
+                .device()
+                .create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("xpbi"),
+                    layout: &self.pipes.layout,
+                    entries: &entries,
+                })
+        })?;
         self.group = Some(group);
         Ok(())
     }

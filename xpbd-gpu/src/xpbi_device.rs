@@ -202,6 +202,7 @@ pub(crate) fn make_pipes(device: &wgpu::Device) -> Pipes {
             count: None,
         });
     }
+    entries.push(crate::sdf::layout_entry(XPBI_STORAGE_BUFFERS + 1));
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("xpbi"),
         entries: &entries,

@@ -472,7 +472,7 @@ fn a_moving_box_pushes_sand_as_on_the_cpu() {
         .unwrap()
         .pose
         .translation;
-    let gpu_box = match gpu.colliders().last().unwrap().shape {
+    let gpu_box = match gpu.colliders().last().unwrap().shape.clone() {
         xpbd_gpu::SceneCollider::Box { centre, .. } => centre,
         other => panic!("{other:?}"),
     };
@@ -699,7 +699,7 @@ fn bad_input_and_unsupported_features_are_typed_errors() {
         Err(GpuError::Build(_))
     ));
     let mut bad = good.clone();
-    bad.colliders = vec![bad.colliders[0]; 9];
+    bad.colliders = vec![bad.colliders[0].clone(); 9];
     assert!(matches!(
         GpuXpbi::new(ctx.clone(), &bad),
         Err(GpuError::Unsupported { .. })

@@ -69,6 +69,16 @@ impl<const D: usize> SdfGrid<D> {
         self.cell
     }
 
+    /// The position of node (0, …, 0) in the grid's local frame (m).
+    pub fn origin(&self) -> Vector<D> {
+        self.origin
+    }
+
+    /// φ at every node, axis 0 fastest (the layout of [`SdfGrid::from_values`]).
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
     /// φ at node `i` (multi-index).
     pub fn node_value(&self, i: [usize; D]) -> f64 {
         let mut lin = 0;

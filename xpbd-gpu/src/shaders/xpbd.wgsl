@@ -78,6 +78,8 @@ struct Colliders {
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<uniform> dispatch: Dispatch;
 @group(0) @binding(2) var<uniform> colliders: Colliders;
+// Node values of the colliders' signed-distance grids (colliders.wgsl).
+@group(0) @binding(3) var sdf_nodes: texture_2d<f32>;
 
 // xyz: position; w: inverse mass.
 @group(1) @binding(0) var<storage, read_write> x: array<vec4<f32>>;

@@ -104,6 +104,8 @@ struct XpbiParams {
 @group(0) @binding(18) var<storage, read_write> stats_out: array<atomic<u32>>;
 // Tangential friction budget τ per (particle, collider).
 @group(0) @binding(19) var<storage, read_write> tau_colliders: array<array<f32, 8>>;
+// Node values of the colliders' signed-distance grids (colliders.wgsl).
+@group(0) @binding(22) var sdf_nodes: texture_2d<f32>;
 
 const COUNT_MASK: u32 = 0x00ffffffu;
 
