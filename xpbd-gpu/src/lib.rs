@@ -32,8 +32,8 @@
 //! validation errors (recorded by an uncaptured-error handler).
 //!
 //! Implemented kinds: distance, dihedral and isometric bending, tetrahedral volume, stable
-//! neo-Hookean tetrahedra; planes, spheres, boxes and capsules with Coulomb friction and
-//! restitution ([`SceneCollider`], [`KinematicCollider`]). Not implemented on the GPU:
+//! neo-Hookean tetrahedra; planes, spheres, boxes, capsules and signed-distance grids with
+//! Coulomb friction and restitution ([`SceneCollider`], [`KinematicCollider`]). Not implemented on the GPU:
 //! kinematic targets of XPBD particles and residual/energy diagnostics (typed `Unsupported`
 //! errors).
 //!
@@ -48,7 +48,7 @@
 //! the loop ([`plasticity`]: elastic, von Mises, Drucker–Prager, NACC, Herschel–Bulkley; a
 //! table of up to eight materials per body), the
 //! Jacobi (gather) or coloured Gauss-Seidel (3³ cell colours) sweep, static colliders (planes,
-//! spheres, boxes, capsules) with the core's Coulomb friction, the position correction, XSPH and the F update; its input is an
+//! spheres, boxes, capsules, signed-distance grids) with the core's Coulomb friction, the position correction, XSPH and the F update; its input is an
 //! [`XpbiGpuScene`], usually taken from a CPU `xpbi_continuum::scene::ContinuumScene<3>`:
 //!
 //! ```

@@ -47,9 +47,9 @@
 //!
 //! Everything else a description can hold is refused by name when the world is built
 //! ([`GpuError::Unsupported`], see [`refusal`]): grips on XPBD bodies, nozzles feeding fluids,
-//! fluids, more than three continua, body contacts under the Jacobi solver or generated every
-//! substep,
-//! colliders animated to target poses, signed-distance grids.
+//! fluids under the Jacobi solver or with warm-started multipliers, more than three continua,
+//! body contacts under the Jacobi solver or generated every substep, colliders animated to
+//! target poses.
 //!
 //! Time stepping is the CPU's: fixed steps of `[time] dt`, or adaptive steps chosen by
 //! `Simulation::next_step_size` on the synchronised state (the XPBI CFL bound
@@ -260,7 +260,7 @@ fn xpbd_block(kind: &BlockKind<'_>) -> Option<SceneBlock> {
 }
 
 /// The colliders of the XPBD step for its particles `members` (planes, spheres, boxes,
-/// capsules at their poses, static or translating, with μ_s, μ_k and restitution) and each
+/// capsules, signed-distance grids at their poses, static or translating, with μ_s, μ_k and restitution) and each
 /// member's contact radius.
 fn xpbd_colliders(
     contacts: &ColliderContacts<3>,

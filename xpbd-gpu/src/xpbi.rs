@@ -18,7 +18,7 @@
 //!    correction, 27 colours of XPBI constraints), velocities, XSPH, F update, in one submission.
 //!
 //! The semantics are those of `ContinuumScene` with `SolverKind::Jacobi { ω, averaged }` or
-//! `SolverKind::Coloured`: the collider contacts (static planes, spheres, boxes and capsules,
+//! `SolverKind::Coloured`: the collider contacts (planes, spheres, boxes, capsules, grids,
 //! core candidate test and budgeted Coulomb friction), the XPBI position correction and the XPBI constraints are the
 //! CPU's three constraint blocks. Jacobi computes all of them against the same positions and
 //! sums the corrections per particle by a gather; the coloured sweep runs the blocks in order,

@@ -89,9 +89,10 @@ impl XpbiGpuScene {
     /// The state and model of a CPU scene: every particle must be a member of the XPBI block,
     /// with no kinematic target and no external force; Jacobi or coloured solver, one substep.
     /// The colliders of the scene's `ColliderContacts` block (ground, walls, obstacles) must be
-    /// static planes, spheres, boxes or capsules without restitution, with one particle radius for all particles, contacts
-    /// generated and projected in every substep and iteration, and no margin; the radius and
-    /// the acceleration bound of the candidate test are read from the block.
+    /// static planes, spheres, boxes, capsules or signed-distance grids without restitution,
+    /// with one particle radius for all particles, contacts generated and projected in every
+    /// substep and iteration, and no margin; the radius and the acceleration bound of the
+    /// candidate test are read from the block.
     pub fn from_cpu(scene: &ContinuumScene<3>) -> Result<Self, GpuError> {
         let substeps = scene.sim.settings().substeps;
         if substeps != 1 {

@@ -267,8 +267,22 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
              [contacts]\nradius = 0.01\n"
         ))
     };
+    let dir = std::env::temp_dir().join(format!("xpbd-gpu-features-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Closed box meshes for the mesh colliders (signed-distance grids): a 0.4 × 0.4 × 0.2 m
+    // block under the cloth and a 0.02 × 0.2 × 0.2 m wall beside the sand.
+    box_obj(&dir.join("block.obj"), [0.4, 0.4, 0.2]);
+    box_obj(&dir.join("wall.obj"), [0.02, 0.2, 0.2]);
     let features: Vec<(&str, String, Expect)> = vec![
         ("cloth without bending", cloth(""), Runs(10)),
+        (
+            "mesh collider",
+            collider(
+                "mesh = { path = 'block.obj', cell = 0.05 }",
+                "rotation_deg = [10.0, 0.0, 0.0]\nfriction = 0.3",
+            ),
+            Runs(10),
+        ),
         (
             "dihedral bending",
             cloth("bending = 'dihedral'\n"),
@@ -434,6 +448,14 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
             Runs(5),
         ),
         (
+            "continuum against a mesh collider",
+            c(&format!(
+                "{SAND}[[collider]]\nshape = {{ mesh = {{ path = 'wall.obj', cell = 0.005 }} }}\n\
+                 center = [0.0401, 0.0, 0.03]\nrotation_deg = [10.0, 0.0, 0.0]\nfriction = 0.3\n"
+            )),
+            Runs(5),
+        ),
+        (
             "continuum against a sphere",
             c(&format!(
                 "{SAND}[[collider]]\nshape = {{ sphere = {{ radius = 0.02 }} }}\n\
@@ -585,8 +607,6 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
             Runs(10),
         ),
     ];
-    let dir = std::env::temp_dir().join(format!("xpbd-gpu-features-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     for (name, text, expect) in features {
         let path = dir.join("feature.toml");
         std::fs::write(&path, &text).unwrap();
@@ -643,6 +663,20 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
             }
         }
     }
+}
+
+/// A closed box mesh (12 outward triangles) of the given extents, centred at the origin, as an
+/// OBJ file.
+fn box_obj(path: &Path, size: [f64; 3]) {
+    let mesh = xpbd_core::builders::TriangleSurface::unit_cube();
+    let mut text = String::new();
+    for v in &mesh.vertices {
+        text += &format!("v {} {} {}\n", size[0] * v.x, size[1] * v.y, size[2] * v.z);
+    }
+    for t in &mesh.triangles {
+        text += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    std::fs::write(path, text).unwrap();
 }
 
 /// A nozzle on the GPU world releases the same particles in the same steps as on the CPU: the

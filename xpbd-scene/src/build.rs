@@ -828,6 +828,19 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
                     half_length: *half_length,
                     radius: *radius,
                 },
+                ShapeSpec::Mesh {
+                    path,
+                    cell,
+                    padding,
+                    scale,
+                } => Shape::Sdf(std::sync::Arc::new(mesh_sdf(
+                    file,
+                    &format!("collider[{k}].shape.mesh"),
+                    &folder.join(path),
+                    *cell,
+                    padding.unwrap_or(3.0 * cell),
+                    *scale,
+                )?)),
             };
             let friction = Friction::coulomb(spec.friction).map_err(SceneError::contact_at(
                 file,
@@ -1115,4 +1128,49 @@ fn drive(
     for e in emitters {
         e.before_step(p, dt);
     }
+}
+
+/// The signed-distance grid of the closed mesh at `path` (vertices times `scale`), nodes
+/// `cell` apart over its bounding box grown by `padding`; `field` names the `mesh` table in
+/// errors (an unreadable or open mesh, or a grid of more than [`ShapeSpec::MAX_MESH_NODES`]).
+fn mesh_sdf(
+    file: &Path,
+    field: &str,
+    path: &Path,
+    cell: f64,
+    padding: f64,
+    scale: f64,
+) -> Result<xpbd_core::contact::SdfGrid<3>, SceneError> {
+    let mesh = import_mesh(path).map_err(|source| SceneError::Import {
+        file: file.to_path_buf(),
+        field: format!("{field}.path"),
+        source,
+    })?;
+    let vertices: Vec<Vector<3>> = mesh.vertices.iter().map(|v| v * scale).collect();
+    let (mut lo, mut hi) = (
+        Vector::<3>::repeat(f64::INFINITY),
+        Vector::<3>::repeat(f64::NEG_INFINITY),
+    );
+    for v in &vertices {
+        lo = lo.inf(v);
+        hi = hi.sup(v);
+    }
+    let nodes: f64 = (0..3)
+        .map(|a| ((hi[a] - lo[a] + 2.0 * padding) / cell).ceil() + 1.0)
+        .product();
+    if nodes > ShapeSpec::MAX_MESH_NODES {
+        return Err(SceneError::InvalidValue {
+            file: file.to_path_buf(),
+            line: 0,
+            field: format!("{field}.cell"),
+            value: cell.to_string(),
+            reason: "gives a signed-distance grid of more than 16.8 M nodes over the mesh's box",
+        });
+    }
+    let surface = xpbd_core::builders::TriangleSurface {
+        vertices,
+        triangles: mesh.triangles,
+    };
+    xpbd_core::contact::SdfGrid::from_mesh(&surface, cell, padding)
+        .map_err(SceneError::contact_at(file, format!("{field}.path")))
 }
