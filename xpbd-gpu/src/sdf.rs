@@ -21,6 +21,16 @@ pub(crate) struct SdfAtlas {
     values: Vec<f32>,
     /// Per collider, the first node of its grid (0 for the other shapes).
     offsets: Vec<u32>,
+    /// Per collider, its grid (`None` for the other shapes).
+    grids: Vec<Option<Arc<SdfGrid<3>>>>,
+}
+
+/// The grid of a collider, if it is one.
+fn grid_of(c: &SceneCollider) -> Option<&Arc<SdfGrid<3>>> {
+    match c {
+        SceneCollider::Sdf { grid, .. } => Some(grid),
+        _ => None,
+    }
 }
 
 impl SdfAtlas {
@@ -29,6 +39,7 @@ impl SdfAtlas {
         let mut atlas = Self::default();
         let mut seen: Vec<(*const SdfGrid<3>, u32)> = Vec::new();
         for c in colliders {
+            atlas.grids.push(grid_of(c).cloned());
             let offset = match c {
                 SceneCollider::Sdf { grid, .. } => {
                     let key = Arc::as_ptr(grid);
@@ -49,16 +60,23 @@ impl SdfAtlas {
         atlas
     }
 
-    /// Whether both hold the same node values at the same places (a collider list whose
-    /// grids did not change needs no new texture).
-    pub(crate) fn same_grids(&self, other: &Self) -> bool {
-        self.offsets == other.offsets
-            && self.values.len() == other.values.len()
-            && self
-                .values
-                .iter()
-                .zip(&other.values)
-                .all(|(a, b)| a.to_bits() == b.to_bits())
+    /// Whether `colliders` have the grids this atlas was built from, collider by collider (the
+    /// same shared grids: a collider list that only moved needs no new texture). Compares
+    /// pointers, never node values, so a step that moves its colliders costs nothing here.
+    pub(crate) fn holds<'a>(&self, colliders: impl IntoIterator<Item = &'a SceneCollider>) -> bool {
+        let mut k = 0;
+        for c in colliders {
+            let same = match (self.grids.get(k), grid_of(c)) {
+                (Some(Some(a)), Some(b)) => Arc::ptr_eq(a, b),
+                (Some(None), None) => true,
+                _ => false,
+            };
+            if !same {
+                return false;
+            }
+            k += 1;
+        }
+        k == self.grids.len()
     }
 
     /// The first node of collider `k`'s grid.
@@ -141,5 +159,47 @@ pub(crate) fn layout_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
             multisampled: false,
         },
         count: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Matrix3, Vector3};
+    use xpbd_core::builders::TriangleSurface;
+
+    fn grid() -> Arc<SdfGrid<3>> {
+        Arc::new(SdfGrid::from_mesh(&TriangleSurface::unit_cube(), 0.25, 0.25).unwrap())
+    }
+
+    fn sdf_at(grid: &Arc<SdfGrid<3>>, x: f64) -> SceneCollider {
+        SceneCollider::Sdf {
+            centre: Vector3::new(x, 0.0, 0.0),
+            rotation: Matrix3::identity(),
+            grid: grid.clone(),
+            friction: 0.0,
+        }
+    }
+
+    /// A shared grid is stored once; moving its colliders keeps the atlas, another grid or
+    /// another collider count does not.
+    #[test]
+    fn the_atlas_is_kept_while_only_poses_change() {
+        let (a, b) = (grid(), grid());
+        let ball = SceneCollider::Sphere {
+            centre: Vector3::zeros(),
+            radius: 0.1,
+            friction: 0.0,
+        };
+        let list = [ball.clone(), sdf_at(&a, 0.0), sdf_at(&a, 1.0)];
+        let atlas = SdfAtlas::new(&list);
+        assert_eq!(atlas.values.len(), a.values().len());
+        assert_eq!((atlas.offset(1), atlas.offset(2)), (0, 0));
+        assert!(atlas.holds(&[ball.clone(), sdf_at(&a, 5.0), sdf_at(&a, -1.0)]));
+        assert!(!atlas.holds(&[ball.clone(), sdf_at(&a, 0.0), sdf_at(&b, 1.0)]));
+        assert!(!atlas.holds(&[ball.clone(), sdf_at(&a, 0.0)]));
+        assert!(!atlas.holds(&[sdf_at(&a, 0.0), ball, sdf_at(&a, 1.0)]));
+        let two = SdfAtlas::new(&[sdf_at(&a, 0.0), sdf_at(&b, 0.0)]);
+        assert_eq!(two.offset(1) as usize, a.values().len());
     }
 }

@@ -29,11 +29,11 @@ use xpbd_core::{SolverKind, SolverSettings, StepError};
 
 use crate::context::GpuContext;
 use crate::kinematic::validate_colliders;
-use crate::sdf::SdfAtlas;
 use crate::layout::{
     BlockPlan, GpuColliders, GpuDispatch, GpuParams, check_limits, pack_kinematic, pack_members,
 };
 use crate::pipelines::{Layouts, Pipelines};
+use crate::sdf::SdfAtlas;
 use crate::{GpuError, KinematicCollider, MAX_COLLIDERS, Scene, StepBackend};
 
 const WORKGROUP: u32 = 64;
@@ -379,12 +379,10 @@ impl GpuSimulation {
                 reason: "must be finite and >= 0",
             }));
         }
-        let sdf = SdfAtlas::new(colliders.iter().map(|c| &c.shape));
-        if !sdf.same_grids(&self.sdf) {
+        if !self.sdf.holds(colliders.iter().map(|c| &c.shape)) {
+            let sdf = SdfAtlas::new(colliders.iter().map(|c| &c.shape));
             let device = self.ctx.device();
-            let view = self
-                .ctx
-                .scoped(|| sdf.upload(device, self.ctx.queue()))??;
+            let view = self.ctx.scoped(|| sdf.upload(device, self.ctx.queue()))??;
             let b = &self.buffers;
             self.bind_groups[0] = self.ctx.scoped(|| {
                 uniforms_group(

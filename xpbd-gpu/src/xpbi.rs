@@ -33,8 +33,8 @@ use nalgebra::{Matrix3, Vector3};
 use crate::KinematicCollider;
 use crate::grid::{GridParams, ScanParams, groups};
 use crate::layout::{GpuCollider, pack_kinematic};
-use crate::sdf::SdfAtlas;
 use crate::plasticity::GpuPlastic;
+use crate::sdf::SdfAtlas;
 use crate::xpbi_device::{
     Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, storage,
 };
@@ -609,8 +609,8 @@ impl GpuXpbi {
             MAX_XPBI_COLLIDERS,
             "the GPU XPBI step has at most 8 colliders",
         )?;
-        let sdf = SdfAtlas::new(colliders.iter().map(|c| &c.shape));
-        if !sdf.same_grids(&self.sdf) {
+        if !self.sdf.holds(colliders.iter().map(|c| &c.shape)) {
+            let sdf = SdfAtlas::new(colliders.iter().map(|c| &c.shape));
             let ctx = &self.ctx;
             self.sdf_view = ctx.scoped(|| sdf.upload(ctx.device(), ctx.queue()))??;
             self.sdf = sdf;

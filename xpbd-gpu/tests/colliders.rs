@@ -33,6 +33,18 @@ fn run(b: &mut dyn StepBackend, steps: usize) -> (Vec<Vector3<f64>>, Vec<Vector3
     (b.positions().unwrap(), b.velocities().unwrap())
 }
 
+/// The box both friction tests drop particles on: rotation (20° about x), half extents and
+/// centre.
+fn tilted_box() -> (Matrix3<f64>, Vector3<f64>, Vector3<f64>) {
+    let theta = 20f64.to_radians();
+    let rotation = *Rotation3::from_axis_angle(&Vector3::x_axis(), theta).matrix();
+    (
+        rotation,
+        Vector3::new(0.3, 0.3, 0.1),
+        Vector3::new(0.0, 0.0, 0.2),
+    )
+}
+
 /// Particles dropped on the top face of a box tilted by θ = 20° about x: with μ = 0.5 >
 /// tan θ = 0.36 every particle lands and sticks where it fell (its horizontal position moves by
 /// less than a millimetre, it rests on the face at φ = r), with μ = 0.1 < tan θ they slide
@@ -41,10 +53,7 @@ fn run(b: &mut dyn StepBackend, steps: usize) -> (Vec<Vector3<f64>>, Vec<Vector3
 #[test]
 fn particles_stick_on_a_tilted_box_below_the_friction_angle_and_slide_above_it() {
     let ctx = gpu("box collider");
-    let theta = 20f64.to_radians();
-    let rotation: Matrix3<f64> = *Rotation3::from_axis_angle(&Vector3::x_axis(), theta).matrix();
-    let half = Vector3::new(0.3, 0.3, 0.1);
-    let centre = Vector3::new(0.0, 0.0, 0.2);
+    let (rotation, half, centre) = tilted_box();
     // φ of the box (the top face is the relevant one for these drops).
     let top_gap = |x: &Vector3<f64>| {
         let q = rotation.transpose() * (x - centre);
@@ -168,10 +177,7 @@ fn particles_rest_on_a_mesh_collider_as_on_the_box_it_was_built_from() {
     use xpbd_core::builders::TriangleSurface;
     use xpbd_core::contact::SdfGrid;
     let ctx = gpu("signed-distance grid collider");
-    let theta = 20f64.to_radians();
-    let rotation: Matrix3<f64> = *Rotation3::from_axis_angle(&Vector3::x_axis(), theta).matrix();
-    let half = Vector3::new(0.3, 0.3, 0.1);
-    let centre = Vector3::new(0.0, 0.0, 0.2);
+    let (rotation, half, centre) = tilted_box();
     let mut mesh = TriangleSurface::unit_cube();
     for v in &mut mesh.vertices {
         *v = v.component_mul(&(2.0 * half));
@@ -181,8 +187,8 @@ fn particles_rest_on_a_mesh_collider_as_on_the_box_it_was_built_from() {
     for (mu, sticks) in [(0.5, true), (0.1, false), (0.0, false)] {
         let (particles, r) = drops(0.01);
         let scene_with = |collider| {
-            let mut s = Scene::new(particles.clone(), SolverSettings::default())
-                .with_collider(collider);
+            let mut s =
+                Scene::new(particles.clone(), SolverSettings::default()).with_collider(collider);
             s.contact_radius = r;
             s
         };
@@ -231,9 +237,15 @@ fn particles_rest_on_a_mesh_collider_as_on_the_box_it_was_built_from() {
             for (i, (xi, x0)) in x.iter().zip(&particles.x).enumerate() {
                 let lateral = (xi - x0).xy().norm();
                 if sticks {
-                    assert!(lateral < 1e-3, "{name} μ={mu}: particle {i} slid {lateral:e} m");
+                    assert!(
+                        lateral < 1e-3,
+                        "{name} μ={mu}: particle {i} slid {lateral:e} m"
+                    );
                     let gap = top_gap(xi) - r;
-                    assert!(gap.abs() < 1e-4, "{name}: particle {i} rests at gap {gap:e} m");
+                    assert!(
+                        gap.abs() < 1e-4,
+                        "{name}: particle {i} rests at gap {gap:e} m"
+                    );
                 } else {
                     assert!(lateral > 1e-2, "{name} μ={mu}: particle {i} did not slide");
                 }

@@ -316,8 +316,11 @@ fn a_coupled_checkpoint_crosses_between_the_backends() {
     let bytes = Checkpoint::capture(gpu.built(), text, &path).to_bytes();
     let mut cpu = Checkpoint::from_bytes(&bytes).unwrap().restore().unwrap();
     assert_eq!(cpu.sim.particles().x, gpu.scene().sim.particles().x);
-    let mut back = GpuWorld::new(ctx, Checkpoint::from_bytes(&bytes).unwrap().restore().unwrap())
-        .unwrap();
+    let mut back = GpuWorld::new(
+        ctx,
+        Checkpoint::from_bytes(&bytes).unwrap().restore().unwrap(),
+    )
+    .unwrap();
     let x1 = cpu.sim.particles().x.clone();
     for _ in 0..15 {
         gpu.step().unwrap();

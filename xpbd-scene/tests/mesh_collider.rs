@@ -49,16 +49,8 @@ fn build(dir: &Path, text: &str) -> Result<BuiltScene, SceneError> {
 fn a_rope_rests_on_a_mesh_collider_as_on_the_box_it_describes() {
     let dir = common::tmp_dir("mesh-collider");
     box_obj(&dir);
-    let mut mesh = build(
-        &dir,
-        &rope_over("mesh = { path = 'box.obj', cell = 0.02 }"),
-    )
-    .unwrap();
-    let mut analytic = build(
-        &dir,
-        &rope_over("box = { half_extents = [0.3, 0.3, 0.1] }"),
-    )
-    .unwrap();
+    let mut mesh = build(&dir, &rope_over("mesh = { path = 'box.obj', cell = 0.02 }")).unwrap();
+    let mut analytic = build(&dir, &rope_over("box = { half_extents = [0.3, 0.3, 0.1] }")).unwrap();
     let mut dev: f64 = 0.0;
     for _ in 0..60 {
         mesh.step().unwrap();
@@ -84,7 +76,11 @@ fn a_rope_rests_on_a_mesh_collider_as_on_the_box_it_describes() {
 #[test]
 fn a_missing_mesh_file_names_the_field() {
     let dir = common::tmp_dir("mesh-collider-missing");
-    let e = build(&dir, &rope_over("mesh = { path = 'nope.obj', cell = 0.02 }")).unwrap_err();
+    let e = build(
+        &dir,
+        &rope_over("mesh = { path = 'nope.obj', cell = 0.02 }"),
+    )
+    .unwrap_err();
     assert!(
         matches!(&e, SceneError::Import { field, source: ImportError::Io { .. }, .. }
             if field == "collider[0].shape.mesh.path"),
@@ -95,8 +91,16 @@ fn a_missing_mesh_file_names_the_field() {
 #[test]
 fn an_open_mesh_is_refused_by_field() {
     let dir = common::tmp_dir("mesh-collider-open");
-    std::fs::write(dir.join("sheet.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
-    let e = build(&dir, &rope_over("mesh = { path = 'sheet.obj', cell = 0.1 }")).unwrap_err();
+    std::fs::write(
+        dir.join("sheet.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+    )
+    .unwrap();
+    let e = build(
+        &dir,
+        &rope_over("mesh = { path = 'sheet.obj', cell = 0.1 }"),
+    )
+    .unwrap_err();
     assert!(
         matches!(&e, SceneError::Contact { field, .. } if field == "collider[0].shape.mesh.path"),
         "{e}"
@@ -121,8 +125,14 @@ fn bad_mesh_collider_numbers_are_refused_by_field() {
     box_obj(&dir);
     for (shape, field) in [
         ("mesh = { path = 'box.obj', cell = -0.02 }", "cell"),
-        ("mesh = { path = 'box.obj', cell = 0.02, scale = 0.0 }", "scale"),
-        ("mesh = { path = 'box.obj', cell = 0.02, padding = nan }", "padding"),
+        (
+            "mesh = { path = 'box.obj', cell = 0.02, scale = 0.0 }",
+            "scale",
+        ),
+        (
+            "mesh = { path = 'box.obj', cell = 0.02, padding = nan }",
+            "padding",
+        ),
     ] {
         let e = build(&dir, &rope_over(shape)).unwrap_err();
         let want = format!("collider[0].shape.mesh.{field}");
