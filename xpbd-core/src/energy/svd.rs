@@ -110,7 +110,11 @@ pub fn rotation_variant_svd_tracked<const D: usize>(
     // The largest column norm: max |A_ij| ≤ scale ≤ √D max |A_ij|.
     let scale = n2.iter().fold(0.0f64, |s, &v| s.max(v)).sqrt();
     let mut w: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| m[(i, j)]));
-    let n2 = sweeps(&mut cols, &mut w, n2, TRACKED_ORTHOGONALITY);
+    let n2 = if moderate(&n2) {
+        sweeps::<D, true>(&mut cols, &mut w, n2, TRACKED_ORTHOGONALITY)
+    } else {
+        sweeps::<D, false>(&mut cols, &mut w, n2, TRACKED_ORTHOGONALITY)
+    };
     let (mut u, mut sigma, order) = sorted_left_vectors(&cols, &n2, scale);
     for (dst, &src) in order.iter().enumerate() {
         for k in 0..D {
@@ -147,7 +151,11 @@ fn jacobi_svd<const D: usize>(
     let mut a: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| a[(i, j)]));
     let mut v: [[f64; D]; D] = core::array::from_fn(|j| core::array::from_fn(|i| v[(i, j)]));
     let n2 = core::array::from_fn(|j| dot(&a[j], &a[j]));
-    let n2 = sweeps(&mut a, &mut v, n2, f64::EPSILON);
+    let n2 = if moderate(&n2) {
+        sweeps::<D, true>(&mut a, &mut v, n2, f64::EPSILON)
+    } else {
+        sweeps::<D, false>(&mut a, &mut v, n2, f64::EPSILON)
+    };
     let (mut u, mut sigma, order) = sorted_left_vectors(&a, &n2, scale);
     let mut v_sorted = SMatrix::<f64, D, D>::zeros();
     for (dst, &src) in order.iter().enumerate() {
@@ -174,7 +182,7 @@ fn jacobi_svd<const D: usize>(
 /// that does not rotate, the whole last sweep and the final singular values reuse them: the
 /// same dot products in the same order as recomputing them, hence the same bits).
 #[inline(always)]
-fn sweeps<const D: usize>(
+fn sweeps<const D: usize, const MODERATE: bool>(
     a: &mut [[f64; D]; D],
     v: &mut [[f64; D]; D],
     mut n2: [f64; D],
@@ -183,18 +191,18 @@ fn sweeps<const D: usize>(
     for _ in 0..MAX_SWEEPS {
         // The pairs in cyclic order; spelled out for D ≤ 3 so that every index is a constant.
         let rotated = match D {
-            2 => jacobi_pair(a, v, &mut n2, 0, 1, tol),
+            2 => jacobi_pair::<D, MODERATE>(a, v, &mut n2, 0, 1, tol),
             3 => {
-                let r01 = jacobi_pair(a, v, &mut n2, 0, 1, tol);
-                let r02 = jacobi_pair(a, v, &mut n2, 0, 2, tol);
-                let r12 = jacobi_pair(a, v, &mut n2, 1, 2, tol);
+                let r01 = jacobi_pair::<D, MODERATE>(a, v, &mut n2, 0, 1, tol);
+                let r02 = jacobi_pair::<D, MODERATE>(a, v, &mut n2, 0, 2, tol);
+                let r12 = jacobi_pair::<D, MODERATE>(a, v, &mut n2, 1, 2, tol);
                 r01 | r02 | r12
             }
             _ => {
                 let mut rotated = false;
                 for p in 0..D {
                     for q in (p + 1)..D {
-                        rotated |= jacobi_pair(a, v, &mut n2, p, q, tol);
+                        rotated |= jacobi_pair::<D, MODERATE>(a, v, &mut n2, p, q, tol);
                     }
                 }
                 rotated
@@ -233,8 +241,10 @@ fn sorted_left_vectors<const D: usize>(
     for (dst, &src) in order.iter().enumerate() {
         sigma[dst] = norms[src];
         if norms[src] > tiny {
+            // One division per column (normal range: norms[src] > 4ε·scale).
+            let inv = 1.0 / norms[src];
             for k in 0..D {
-                u[(k, dst)] = a[src][k] / norms[src];
+                u[(k, dst)] = a[src][k] * inv;
             }
         } else {
             sigma[dst] = 0.0;
@@ -273,8 +283,18 @@ fn dot<const D: usize>(x: &[f64; D], y: &[f64; D]) -> f64 {
 /// orthogonal to the tolerance, `|a_p · a_q| ≤ tol ‖a_p‖ ‖a_q‖` (`tol = ε`: working precision); otherwise the rotation that
 /// zeroes `a_p · a_q`, applied to `a` and accumulated in `v`, and the squared norms `n2` of the
 /// two columns recomputed. Returns whether it rotated.
+///
+/// With `α = ‖a_p‖²`, `β = ‖a_q‖²`, `γ = a_p · a_q`, the rotation is `t = tan θ` of the smaller
+/// root of `t² + 2ζt − 1 = 0`, `ζ = (β − α)/(2γ)`, and `c = 1/√(1 + t²)`, `s = c t`. Where the
+/// caller knows the squared norms are `MODERATE` (between [`MODERATE_SQUARED_NORMS`] and its
+/// inverse, so that `(β − α)²` and `γ²` neither overflow nor underflow), the same rotation is
+/// formed with one division instead of three: with `d = β − α`, `r = √(d² + 4γ²)` and
+/// `b = |d| + r`, `t = sign(d) 2γ / b` and `1 + t² = 2rb / b²`, so
+/// `c = b / √(2rb)`, `s = sign(d) 2γ / √(2rb)`; and the test `|γ| ≤ tol √(αβ)` is taken
+/// squared, `γ² ≤ tol² αβ` (no square root for a pair that is left as it is). The two forms
+/// agree to rounding.
 #[inline(always)]
-fn jacobi_pair<const D: usize>(
+fn jacobi_pair<const D: usize, const MODERATE: bool>(
     a: &mut [[f64; D]; D],
     v: &mut [[f64; D]; D],
     n2: &mut [f64; D],
@@ -285,18 +305,47 @@ fn jacobi_pair<const D: usize>(
     let alpha = n2[p];
     let beta = n2[q];
     let gamma = dot(&a[p], &a[q]);
-    if gamma.abs() <= tol * (alpha * beta).sqrt() || gamma == 0.0 {
-        return false;
-    }
-    let zeta = (beta - alpha) / (2.0 * gamma);
-    let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
-    let c = 1.0 / (1.0 + t * t).sqrt();
-    let s = c * t;
+    let (c, s) = if MODERATE {
+        if gamma * gamma <= (tol * tol) * (alpha * beta) {
+            return false;
+        }
+        let d = beta - alpha;
+        let g2 = if d.is_sign_negative() {
+            -2.0 * gamma
+        } else {
+            2.0 * gamma
+        };
+        let r = (d * d + g2 * g2).sqrt();
+        let b = d.abs() + r;
+        let k = 1.0 / (2.0 * r * b).sqrt();
+        (b * k, g2 * k)
+    } else {
+        if gamma.abs() <= tol * (alpha * beta).sqrt() || gamma == 0.0 {
+            return false;
+        }
+        let zeta = (beta - alpha) / (2.0 * gamma);
+        let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
+        let c = 1.0 / (1.0 + t * t).sqrt();
+        (c, c * t)
+    };
     rotate(a, p, q, c, s);
     rotate(v, p, q, c, s);
     n2[p] = dot(&a[p], &a[p]);
     n2[q] = dot(&a[q], &a[q]);
     true
+}
+
+/// Bounds of the squared column norms for the one-division rotation of [`jacobi_pair`]:
+/// squared norms in `[1e-100, 1e100]` keep `(β − α)²`, `4γ²` and `2rb` (at most about
+/// `1e200 · 8`) and `tol² αβ` (at least `ε² · 1e-200 ≈ 1e-232`) inside the normal range.
+pub const MODERATE_SQUARED_NORMS: f64 = 1e-100;
+
+/// Whether all squared column norms `n2` lie in `[MODERATE_SQUARED_NORMS, 1/MODERATE_SQUARED_NORMS]`
+/// (a zero column is not moderate: the classic rotation handles it).
+#[inline(always)]
+fn moderate<const D: usize>(n2: &[f64; D]) -> bool {
+    n2.iter()
+        .all(|&v| (MODERATE_SQUARED_NORMS..=1.0 / MODERATE_SQUARED_NORMS).contains(&v))
 }
 
 /// Columns `p`, `q` of `m` ← `(c m_p − s m_q, s m_p + c m_q)`.
@@ -355,6 +404,78 @@ mod tests {
 
     fn check<const D: usize>(f: &SMatrix<f64, D, D>) {
         check_result(f, rotation_variant_svd(f));
+    }
+
+    /// The one-division rotation of moderate columns is the classic one to rounding, and zeroes
+    /// the pair's dot product as well; both leave an orthogonal pair alone.
+    #[test]
+    fn one_division_rotation_is_the_classic_rotation() {
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for case in 0..2000 {
+            // Nearly equal, nearly orthogonal and arbitrary pairs, norms from 1e-40 to 1e40.
+            let scale = 10f64.powi((case % 81) - 40);
+            let p: [f64; 3] = core::array::from_fn(|_| rnd() * scale);
+            let q: [f64; 3] = match case % 3 {
+                0 => core::array::from_fn(|k| p[k] * (1.0 + 1e-9 * rnd())),
+                1 => [p[1], -p[0], rnd() * scale * 1e-6],
+                _ => core::array::from_fn(|_| rnd() * scale),
+            };
+            let run = |moderate: bool| {
+                let mut a = [p, q, [0.0; 3]];
+                let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+                let mut n2 = [dot(&a[0], &a[0]), dot(&a[1], &a[1]), 0.0];
+                let rotated = if moderate {
+                    jacobi_pair::<3, true>(&mut a, &mut v, &mut n2, 0, 1, f64::EPSILON)
+                } else {
+                    jacobi_pair::<3, false>(&mut a, &mut v, &mut n2, 0, 1, f64::EPSILON)
+                };
+                (rotated, v, dot(&a[0], &a[1]) / (n2[0] * n2[1]).sqrt())
+            };
+            let (r_classic, v_classic, cos_classic) = run(false);
+            let (r_fast, v_fast, cos_fast) = run(true);
+            assert_eq!(r_classic, r_fast, "case {case}: one rotates, the other not");
+            for j in 0..2 {
+                for k in 0..2 {
+                    let e = (v_fast[j][k] - v_classic[j][k]).abs();
+                    assert!(e < 4.0 * f64::EPSILON, "case {case}: V differs by {e:e}");
+                }
+            }
+            // Nearly parallel columns (case 0) leave one column tiny, whose cosine is rounding
+            // relative to it; the others are orthogonal to working precision.
+            if case % 3 != 0 {
+                assert!(
+                    cos_fast.abs() < 1e-14 && cos_classic.abs() < 1e-14,
+                    "case {case}: cosines {cos_fast:e} and {cos_classic:e} after the rotation"
+                );
+            }
+        }
+    }
+
+    /// Matrices far outside the moderate range (squared column norms beyond 1e±100) take the
+    /// classic rotation and decompose exactly as their unit-scale copy, scaled.
+    #[test]
+    fn extreme_scales_decompose_as_the_unit_scale_matrix() {
+        let f = Matrix3::new(1.1, 0.3, -0.2, 0.05, 0.8, 0.4, -0.3, 0.1, 1.3);
+        let (u1, s1, v1) = rotation_variant_svd(&f);
+        for scale in [1e-120, 1e-60, 1e-20, 1e20, 1e60, 1e75] {
+            let (u, s, v) = rotation_variant_svd(&(f * scale));
+            assert!(
+                (u - u1).norm() < 1e-13 && (v - v1).norm() < 1e-13,
+                "scale {scale:e}: U {:e}, V {:e}",
+                (u - u1).norm(),
+                (v - v1).norm()
+            );
+            assert!(
+                (s / scale - s1).norm() < 1e-13 * s1.norm(),
+                "scale {scale:e}"
+            );
+        }
     }
 
     #[allow(clippy::type_complexity)]
