@@ -320,7 +320,9 @@ fn jacobi_pair<const D: usize, const MODERATE: bool>(
         let k = 1.0 / (2.0 * r * b).sqrt();
         (b * k, g2 * k)
     } else {
-        if gamma.abs() <= tol * (alpha * beta).sqrt() || gamma == 0.0 {
+        // √α·√β, not √(αβ): the product of two squared norms over- or underflows for column
+        // norms beyond about 1e±77, where the test would then always (or never) pass.
+        if gamma.abs() <= tol * alpha.sqrt() * beta.sqrt() || gamma == 0.0 {
             return false;
         }
         let zeta = (beta - alpha) / (2.0 * gamma);
@@ -458,12 +460,13 @@ mod tests {
     }
 
     /// Matrices far outside the moderate range (squared column norms beyond 1e±100) take the
-    /// classic rotation and decompose exactly as their unit-scale copy, scaled.
+    /// classic rotation and decompose exactly as their unit-scale copy, scaled; up to column
+    /// norms of 1e150 (the product of two squared norms, 1e600, is not representable).
     #[test]
     fn extreme_scales_decompose_as_the_unit_scale_matrix() {
         let f = Matrix3::new(1.1, 0.3, -0.2, 0.05, 0.8, 0.4, -0.3, 0.1, 1.3);
         let (u1, s1, v1) = rotation_variant_svd(&f);
-        for scale in [1e-120, 1e-60, 1e-20, 1e20, 1e60, 1e75] {
+        for scale in [1e-150, 1e-120, 1e-60, 1e-20, 1e20, 1e60, 1e120, 1e150] {
             let (u, s, v) = rotation_variant_svd(&(f * scale));
             assert!(
                 (u - u1).norm() < 1e-13 && (v - v1).norm() < 1e-13,
