@@ -13,9 +13,9 @@ use crate::collapse::{CollapseArgs, CollapseLine, run_collapse};
 use crate::plot::{Curve, plot};
 
 /// MLS-MPM cost of a simulated second on the 16k sand column, one thread of this machine kind
-/// (Taichi CPU backend, f32, APIC, 8 particles per cell, Δt = 3.5e-4 s from its CFL): measured
-/// beside the XPBI benchmark column, quoted as a reference line (µs per particle per simulated
-/// second).
+/// (Taichi CPU backend, f32, APIC, 8 particles per cell, Δt = 3.5e-4 s from its CFL;
+/// `xtask/compare/mpm_column.py`): measured beside the XPBI benchmark column in a quiet window,
+/// quoted as a reference line (µs per particle per simulated second).
 pub const MPM_US_PER_PARTICLE_SECOND: f64 = 3400.0;
 
 /// The default step cap and iterations of the scene.
