@@ -180,7 +180,7 @@ pub fn write_collapse_section(m: &mut String, s: &CollapseStudy, tier_flag: &str
          order {}. With the paper's per-step XSPH (c = 0.01) the runout \
          of this column was 0.77 at 2.5e-4 s and 0.63 at 1e-4 s. Cost = wall time / simulated time / particles, two \
          runs at a time on this machine, one thread each. The MLS-MPM line is {} µs per particle \
-         per simulated second (16k sand column, one thread, same machine kind).\n\n\
+         per simulated second (16k sand column, one thread, same machine kind; `xtask/compare/mpm_column.py` runs it beside `bench xpbi`).\n\n\
          | Δx (m) | Δt_max (s) | iterations | particles | steps | runout | runout error vs the finest step at 5 mm | runout at r₉₅ | height / h₀ | slope (°) | NN mean / Δx | µs per particle per simulated second |\n\
          |---|---|---|---|---|---|---|---|---|---|---|---|\n",
         100.0 * s.halving_change,
