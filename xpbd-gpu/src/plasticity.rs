@@ -7,7 +7,7 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 use wgpu::util::DeviceExt;
 
-use xpbi_continuum::plasticity::PlasticModel;
+use xpbi_continuum::plasticity::{FrictionCone, PlasticModel};
 
 use crate::{GpuContext, GpuError};
 
@@ -31,7 +31,7 @@ pub struct GpuPlastic {
     viscosity: f32,
     exponent: f32,
     dt: f32,
-    pad: u32,
+    cone: u32,
 }
 
 impl GpuPlastic {
@@ -54,6 +54,10 @@ impl GpuPlastic {
                 p.friction_angle = m.friction_angle as f32;
                 p.cohesion = m.cohesion as f32;
                 p.volume_correction = m.volume_correction as u32;
+                p.cone = match m.cone {
+                    FrictionCone::ShearFlow => 0,
+                    FrictionCone::TriaxialCompression => 1,
+                };
                 if let Some(h) = m.hardening {
                     p.klar = 1;
                     p.h = [h.h0, h.h1, h.h2, h.h3].map(|v| v as f32);

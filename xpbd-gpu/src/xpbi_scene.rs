@@ -144,6 +144,16 @@ impl XpbiGpuScene {
                 materials: c.materials().len(),
             });
         }
+        for m in c.materials() {
+            if let xpbi_continuum::plasticity::PlasticModel::DruckerPrager(dp) = &m.plasticity
+                && dp.inertial.is_some()
+            {
+                return Err(unsupported(
+                    "drucker_prager.mu_i (the μ(I) rheology)".into(),
+                    "the GPU's Drucker–Prager return map has a rate-independent friction angle",
+                ));
+            }
+        }
         // The device holds the members, in member order (a GPU world keeps the other bodies'
         // particles in the XPBD step's buffers).
         let members: Vec<usize> = c.members().iter().map(|&m| m as usize).collect();

@@ -11,8 +11,8 @@ use nalgebra::{Matrix3, Vector3};
 use xpbd_gpu::context_for_test;
 use xpbd_gpu::plasticity::return_map_batch;
 use xpbi_continuum::plasticity::{
-    DruckerPrager, KlarHardening, Lame, PlasticModel, PlasticState, VonMises, deviatoric,
-    drucker_prager_alpha, principal,
+    DruckerPrager, FrictionCone, KlarHardening, Lame, PlasticModel, PlasticState, VonMises,
+    deviatoric, principal,
 };
 
 fn samples() -> Vec<(Matrix3<f64>, [f64; 2])> {
@@ -46,7 +46,7 @@ fn margin(model: &PlasticModel, f: &Matrix3<f64>, st: &PlasticState, lame: &Lame
             };
             let es = eps - Vector3::repeat(dp.cohesion) + Vector3::repeat(vc / 3.0);
             let tr = es.sum();
-            let alpha = drucker_prager_alpha(dp.friction_angle_at(st));
+            let alpha = dp.alpha::<3>(st);
             let dg = deviatoric(&es).norm()
                 + (3.0 * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * tr * alpha;
             tr.abs().min(dg.abs()).min(deviatoric(&es).norm())
@@ -84,6 +84,8 @@ fn gpu_return_mappings_match_xpbi_continuum() {
                 hardening: Some(klar),
                 cohesion: 0.01,
                 volume_correction: true,
+                cone: FrictionCone::TriaxialCompression,
+                inertial: None,
             }),
         ),
         ("elastic", PlasticModel::Elastic),

@@ -405,6 +405,16 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
             Runs(5),
         ),
         (
+            "continuum, μ(I) rheology",
+            c(SAND).replace(
+                "preset = 'sand'\n[materials.clay]",
+                "density = 1600.0\nyoungs = 3.5e5\nplasticity = { drucker_prager = { \
+                 friction_angle = 32.0, mu_i = { dynamic_angle = 45.0, i0 = 0.279, \
+                 grain_diameter = 5e-4, grain_density = 2650.0 } } }\n[materials.clay]",
+            ),
+            Refused("mu_i"),
+        ),
+        (
             "continuum, reference kernels",
             c(&format!(
                 "{SAND}[continuum.xpbi]\nkernel_frame = 'reference'\n"

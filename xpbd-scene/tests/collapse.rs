@@ -12,7 +12,9 @@ use xpbi_continuum::xsph::Xsph;
 use xpbi_validation::observables::{percentile, pile_observables};
 
 /// Runout (99th percentile of the radius, relative to r₀), height (99th percentile of z) and the
-/// nearest-neighbour mean over Δx of the deposit.
+/// nearest-neighbour mean over Δx of the deposit. At Δx = 1 cm the column is five particles
+/// across its radius: too coarse for the toe of `xpbi_validation::observables::Deposit`, so the
+/// quick tests read the runout at the 95th percentile, which many particles set.
 #[derive(Debug, Clone, Copy)]
 struct Deposit {
     runout: f64,
@@ -81,15 +83,15 @@ fn coarse_collapse_deposit_does_not_move_when_the_step_halves() {
     let fine = collapse(dx, 2.5e-4, t, None);
     assert!(fine.steps >= 2 * coarse.steps - 2);
     let (dr, dh) = (
-        change(coarse.runout, fine.runout),
+        change(coarse.runout95, fine.runout95),
         change(coarse.height, fine.height),
     );
-    eprintln!("rate form: runout change {dr:.4}, height change {dh:.4}");
+    eprintln!("rate form: runout (r₉₅) change {dr:.4}, height change {dh:.4}");
     // The paper's per-step coefficient at the same two steps: 2× the smoothing per unit time
     // at the finer step, and the deposit moves.
     let coarse_p = collapse(dx, 5e-4, t, Some(Xsph::PerStep(0.05)));
     let fine_p = collapse(dx, 2.5e-4, t, Some(Xsph::PerStep(0.05)));
-    let dr_p = change(coarse_p.runout, fine_p.runout);
+    let dr_p = change(coarse_p.runout95, fine_p.runout95);
     eprintln!("per-step form: runout change {dr_p:.4}");
     assert!(dr < 0.03 && dh < 0.03, "rate form moved: {dr} / {dh}");
     assert!(
@@ -98,13 +100,12 @@ fn coarse_collapse_deposit_does_not_move_when_the_step_halves() {
     );
 }
 
-/// Base friction: once the ground is rougher than the sand (μ above tan φ = tan 32° = 0.62), the
-/// grains at the base stick and the flow shears inside the material, so the deposit no longer
-/// depends on μ (as laboratory collapses on rough bases show). Below tan φ the base slides and
-/// the runout grows, which is physical. Measured (`cargo xtask collapse --spacing DX --friction
-/// MU`) at Δx = 1 cm: runout 0.612 / 0.598 / 0.597 and height / h₀ 0.718 / 0.726 / 0.727 for
-/// μ = 0.6 / 1.0 / 2.0; at Δx = 5 mm: runout 0.583 / 0.585, height / h₀ 0.693 / 0.696 for
-/// μ = 1.0 / 2.0 (the scene's μ = 0.6 lies just below tan φ, so its base still slides a little).
+/// Base friction: once the ground is rougher than the sand (μ above tan φ = tan 32° = 0.62, the
+/// friction of the sand's flowing layers), the grains at the base stick and the flow shears
+/// inside the material, so the deposit no longer depends on μ (as laboratory collapses on rough
+/// bases show). Below tan φ the base slides and the runout grows, which is physical. Measured at
+/// Δx = 1 cm, 0.8 s: r₉₅ runout 0.541 / 0.537 / 0.846 for μ = 1 / 2 / 0.2 (height 0.14 %
+/// between μ = 1 and 2).
 #[test]
 fn deposit_does_not_depend_on_base_friction_above_the_sand_s_own() {
     let (dx, t) = (0.01, 0.8);
@@ -112,23 +113,26 @@ fn deposit_does_not_depend_on_base_friction_above_the_sand_s_own() {
     let rougher = collapse_on(dx, 2.5e-4, t, None, Some(2.0));
     let slippery = collapse_on(dx, 2.5e-4, t, None, Some(0.2));
     let (dr, dh) = (
-        change(rough.runout, rougher.runout),
+        change(rough.runout95, rougher.runout95),
         change(rough.height, rougher.height),
     );
+    eprintln!("μ = 1 vs 2: runout (r₉₅) {dr:.4}, height {dh:.4}");
     assert!(
         dr < 0.01 && dh < 0.01,
         "μ = 1 vs 2: runout {dr}, height {dh}"
     );
     // Below tan φ the base slides: the same measure then sees the friction.
     assert!(
-        slippery.runout > 1.1 * rough.runout,
+        slippery.runout95 > 1.1 * rough.runout95,
         "μ = 0.2 runout {} vs μ = 1 {}",
-        slippery.runout,
-        rough.runout
+        slippery.runout95,
+        rough.runout95
     );
 }
 
-/// Δx = 5 mm, steps of at most 2.5e-4, 1.25e-4 and 6.25e-5 s. Measured with κ = 100 s⁻¹: runout
+/// Δx = 5 mm, steps of at most 2.5e-4, 1.25e-4 and 6.25e-5 s (figures measured with Klár's
+/// triaxial-compression cone, before the shear-flow cone became the default; the assertions
+/// hold for both). Measured with κ = 100 s⁻¹: runout
 /// 0.663 / 0.637 / 0.669, height 0.03402 / 0.03391 / 0.03403 m, NN mean 0.9165 / 0.9142 / 0.9171
 /// Δx; with the default κ (`cargo xtask collapse --dt-max DT`): runout 0.652 / 0.633 / 0.672,
 /// height / h₀ 0.680 / 0.678 / 0.681 (spread 6.2 %, the finest 2.9 % from the default). The height

@@ -211,8 +211,21 @@ fn plasticity_fields_default_and_misspelt_ones_are_refused() {
             hardening: None,
             cohesion: 0.0,
             volume_correction: false,
+            cone: Default::default(),
+            inertial: None,
         }))
     );
+    let mu_i = model(
+        "plasticity = { drucker_prager = { friction_angle = 32.0, mu_i = { dynamic_angle = 45.0, \
+         i0 = 0.279, grain_diameter = 5e-4, grain_density = 2650.0 } } }",
+    );
+    let Some(PlasticModel::DruckerPrager(DruckerPrager {
+        inertial: Some(r), ..
+    })) = mu_i
+    else {
+        panic!("{mu_i:?}");
+    };
+    assert_eq!((r.dynamic_angle, r.i0), (45.0, 0.279));
     assert_eq!(
         model("plasticity = { von_mises = { yield_stress = 10.0 } }"),
         Some(PlasticModel::VonMises(VonMises {
@@ -226,6 +239,23 @@ fn plasticity_fields_default_and_misspelt_ones_are_refused() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("friction_angel") && e.contains("c.toml:"), "{e}");
+    // μ(I) below the static angle is refused by field when the scene is built.
+    let e = build(&with(
+        "plasticity = { drucker_prager = { friction_angle = 32.0, mu_i = { dynamic_angle = 20.0, \
+         i0 = 0.279, grain_diameter = 5e-4, grain_density = 2650.0 } } }",
+    ))
+    .err()
+    .unwrap();
+    let mut chain = e.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        chain += &format!(": {s}");
+        source = s.source();
+    }
+    assert!(
+        chain.contains("continuum[0].material") && chain.contains("mu_i.dynamic_angle"),
+        "{chain}"
+    );
 }
 
 #[test]

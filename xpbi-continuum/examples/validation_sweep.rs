@@ -20,7 +20,6 @@ use nalgebra::Vector2;
 use xpbi_continuum::Material;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 use xpbi_continuum::xsph::Xsph;
-use xpbi_validation::repose::plane_calibrated_angle;
 use xpbi_validation::repose::{ReposeConfig, measure_heap, pouring_scene, run_angle_of_repose};
 use xpbi_validation::snow::snow_footprint_with;
 use xpbi_validation::uniformity::{UniformityConfig, run_column_uniformity};
@@ -97,7 +96,6 @@ fn main() {
             c.ground_friction = arg(5, c.ground_friction);
             c.xsph = xsph_arg(6, c.xsph);
             c.spacing_constraints = arg(7, 1.0) > 0.5;
-            c.plane_calibrated = arg(8, 0.0) > 0.5;
             c.settle_time = arg(9, c.settle_time);
             c.iterations = arg(10, c.iterations as f64) as usize;
             c.inlet_height = arg(11, c.inlet_height);
@@ -128,7 +126,7 @@ fn main() {
                 run_angle_of_repose::<2>(&c).expect("repose run")
             };
             println!(
-                "phi={} in_loop={} v={} dx={} dt={} mu={} xsph={:?} corr={} cal={} settle={} it={} inlet={} slope={:.2} left={:.2} right={:.2} height={:.4} half_width={:.4} n={} wall={:.1}",
+                "phi={} in_loop={} v={} dx={} dt={} mu={} xsph={:?} corr={} settle={} it={} inlet={} slope={:.2} left={:.2} right={:.2} height={:.4} half_width={:.4} n={} wall={:.1}",
                 c.friction_angle,
                 c.plasticity_in_loop,
                 c.inflow_speed,
@@ -137,7 +135,6 @@ fn main() {
                 c.ground_friction,
                 c.xsph,
                 c.spacing_constraints,
-                c.plane_calibrated,
                 c.settle_time,
                 c.iterations,
                 c.inlet_height,
@@ -204,16 +201,10 @@ fn main() {
             o.ground_friction = 1.0;
             o.correction_radius = arg(8, o.correction_radius);
             o.xsph = xsph_arg(9, o.xsph);
-            let cal = arg(10, 0.0) > 0.5;
             o.iterations = arg(11, o.iterations as f64) as usize;
             o.spacing_constraints = arg(12, 1.0) > 0.5;
             o.plasticity_in_loop = arg(14, 1.0) > 0.5;
-            let m = if cal {
-                plane_calibrated_angle(phi)
-            } else {
-                phi
-            };
-            let mut mat = Material::sand_with_friction(m);
+            let mut mat = Material::sand_with_friction(phi);
             if let xpbi_continuum::plasticity::PlasticModel::DruckerPrager(dp) = &mut mat.plasticity
             {
                 dp.volume_correction = arg(13, 0.0) > 0.5;
@@ -221,7 +212,7 @@ fn main() {
             let mut s = ContinuumScene::<2>::new(&x, mat, o).expect("scene");
             let r0 = measure_heap(s.positions(), dx, phi, 0);
             let mut line = format!(
-                "phi={phi} in_loop={} vc={} cal={cal} theta0={theta} n={} r={} xsph={:?} it={} corr={} dt={} fit0={:.2} (l {:.2} r {:.2})",
+                "phi={phi} in_loop={} vc={} theta0={theta} n={} r={} xsph={:?} it={} corr={} dt={} fit0={:.2} (l {:.2} r {:.2})",
                 o.plasticity_in_loop,
                 arg(13, 0.0) > 0.5,
                 x.len(),

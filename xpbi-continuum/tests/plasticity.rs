@@ -70,15 +70,20 @@ proptest! {
     /// Drucker–Prager: after projection y = α tr τ + ‖dev τ‖ ≤ 0, = 0 after case III with the
     /// trace kept; case II gives ε = 0 (stress free); idempotent (no volume correction).
     #[test]
-    fn drucker_prager_projects_onto_cone(seed in any::<u64>(), phi in 5.0f64..60.0) {
+    fn drucker_prager_projects_onto_cone(seed in any::<u64>(), phi in 5.0f64..60.0, klar in any::<bool>()) {
         let mut rng = Rng(seed);
         let f = random_f::<3>(&mut rng, 0.7, 1.3);
-        let dp = DruckerPrager::sand(phi);
+        // The shear-flow cone (default): √2 tan φ / d; Klár's: triaxial compression.
+        let (cone, alpha) = if klar {
+            (FrictionCone::TriaxialCompression, drucker_prager_alpha(phi))
+        } else {
+            (FrictionCone::ShearFlow, 2f64.sqrt() * phi.to_radians().tan() / 3.0)
+        };
+        let dp = DruckerPrager { cone, ..DruckerPrager::sand(phi) };
         let model = PlasticModel::DruckerPrager(dp);
         let state = PlasticState::default();
         let eps = strain_of(&f);
         let (e_new, _) = model.project_strain(&eps, &state, &LAME, DT);
-        let alpha = drucker_prager_alpha(phi);
         let t = tau(&e_new);
         let y = alpha * t.sum() + dev(&t).norm();
         let scale = LAME.mu * eps.norm() + 1.0;
@@ -366,4 +371,103 @@ fn presets_are_valid() {
         );
         assert!((fe - Matrix3::identity()).norm() < 1e-12, "{m:?}");
     }
+}
+
+/// μ(I) with the grains of Jop et al. (2006) on the scenes' sand.
+fn mu_i_sand() -> DruckerPrager {
+    DruckerPrager {
+        inertial: Some(InertialFriction {
+            dynamic_angle: 45.0,
+            i0: 0.279,
+            grain_diameter: 5e-4,
+            grain_density: 2650.0,
+        }),
+        ..DruckerPrager::sand(32.0)
+    }
+}
+
+/// A trial strain in shear beyond the φ = 32° cone (tr ε < 0).
+fn sheared<const D: usize>() -> SVector<f64, D> {
+    let mut e = SVector::<f64, D>::repeat(-1e-3);
+    e[0] += 4e-3;
+    e[D - 1] -= 4e-3;
+    e
+}
+
+/// μ(I) in the quasi-static limit (a step so long that the plastic rate, hence I, vanishes) is
+/// the rate-independent cone of the static angle; at the scenes' step it resists more: the
+/// projected deviatoric strain (the shear stress kept) is larger and the plastic increment
+/// smaller.
+#[test]
+fn mu_i_reduces_to_drucker_prager_at_vanishing_rate_and_resists_fast_shear() {
+    let plain = PlasticModel::DruckerPrager(DruckerPrager::sand(32.0));
+    let rated = PlasticModel::DruckerPrager(mu_i_sand());
+    let eps: Vector3<f64> = sheared();
+    let s0 = PlasticState::default();
+    let (e_plain, q_plain) = plain.project_strain(&eps, &s0, &LAME, DT);
+    let (e_slow, _) = rated.project_strain(&eps, &s0, &LAME, 1e12);
+    assert!(
+        (e_slow - e_plain).norm() < 1e-12 * e_plain.norm(),
+        "{e_slow} vs {e_plain}"
+    );
+    let (e_fast, q_fast) = rated.project_strain(&eps, &s0, &LAME, 1e-4);
+    assert!(dev(&e_fast).norm() > 1.01 * dev(&e_plain).norm());
+    assert!(q_fast.hardening < q_plain.hardening);
+    // The trace is kept, as in the rate-independent case III.
+    assert!((e_fast.sum() - eps.sum()).abs() < 1e-15);
+}
+
+/// After the μ(I) projection the stress lies on the cone of the friction that its own plastic
+/// rate gives: ‖ε̂‖ + ((dλ + 2μ)/(2μ)) α_DP(atan μ(I)) tr ε = 0 with I = √2 (δγ/Δt) d / √(p/ρ_s),
+/// in 2D and 3D and over four decades of Δt.
+#[test]
+fn mu_i_projection_lies_on_its_rate_dependent_cone() {
+    fn check<const D: usize>(dt: f64) {
+        let dp = mu_i_sand();
+        let r = dp.inertial.unwrap();
+        let model = PlasticModel::DruckerPrager(dp);
+        let eps: SVector<f64, D> = sheared();
+        let (e, state) = model.project_strain(&eps, &PlasticState::default(), &LAME, dt);
+        let d = D as f64;
+        let dgamma = state.hardening;
+        assert!((dev(&eps).norm() - dev(&e).norm() - dgamma).abs() < 1e-14);
+        let pressure = -(d * LAME.lambda + 2.0 * LAME.mu) * e.sum() / d;
+        let i = r.inertial_number(std::f64::consts::SQRT_2 * dgamma / dt, pressure);
+        let mu = r.friction(32f64.to_radians().tan(), i);
+        // The shear-flow cone: √2 μ / d.
+        let alpha = 2f64.sqrt() * mu / d;
+        let y =
+            dev(&e).norm() + (d * LAME.lambda + 2.0 * LAME.mu) / (2.0 * LAME.mu) * e.sum() * alpha;
+        assert!(
+            y.abs() < 1e-10 * dev(&e).norm(),
+            "D = {D}, dt = {dt}: yield {y:e}"
+        );
+        assert!(mu > 32f64.to_radians().tan() && mu < 1.0);
+    }
+    for dt in [1e-6, 1e-5, 1e-4, 1e-3, 1e-2] {
+        check::<2>(dt);
+        check::<3>(dt);
+    }
+}
+
+/// μ(I) parameters are checked: φ₂ below φ, non-positive I₀, grain size or density, and μ(I)
+/// together with Klár hardening are refused by name.
+#[test]
+fn mu_i_parameters_are_checked() {
+    let ok = mu_i_sand();
+    assert!(ok.validate().is_ok());
+    let with = |f: &dyn Fn(&mut InertialFriction)| {
+        let mut dp = mu_i_sand();
+        f(dp.inertial.as_mut().unwrap());
+        dp.validate().unwrap_err().to_string()
+    };
+    assert!(with(&|r| r.dynamic_angle = 30.0).contains("dynamic_angle"));
+    assert!(with(&|r| r.i0 = 0.0).contains("i0"));
+    assert!(with(&|r| r.grain_diameter = -1.0).contains("grain_diameter"));
+    assert!(with(&|r| r.grain_density = f64::NAN).contains("grain_density"));
+    let both = DruckerPrager {
+        hardening: Some(KlarHardening::KLAR_2016),
+        ..mu_i_sand()
+    };
+    assert!(both.validate().unwrap_err().to_string().contains("mu_i"));
 }

@@ -32,8 +32,7 @@ fn yield_value<const D: usize>(
         PlasticModel::DruckerPrager(dp) => {
             assert!(!dp.volume_correction);
             let eps_s = eps - SVector::<f64, D>::repeat(dp.cohesion);
-            let alpha =
-                xpbi_continuum::plasticity::drucker_prager_alpha(dp.friction_angle_at(state));
+            let alpha = dp.alpha::<D>(state);
             deviatoric(&eps_s).norm()
                 + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * alpha * eps_s.sum()
         }

@@ -14,19 +14,15 @@
 //! every Δx × Δx column: the height map).
 //!
 //! What the slope should be: for a cohesionless Mohr–Coulomb material an infinite slope is
-//! statically admissible iff its angle θ ≤ φ. But a poured heap is built by small avalanches,
-//! and a *flowing* layer of a zero-dilatancy, coaxial cone (this crate's Drucker–Prager
-//! return mapping, Klár et al. 2016, keeps tr ε) is in limit equilibrium on a flatter slope:
-//! in steady simple shear only the shear stress is deviatoric, so `tan θ = d α / √2`
-//! ([`flowing_slope_angle`], derived). In 2D (plane, d = 2) the cone of [`xpbi_continuum::plasticity`]
-//! with `α = √(2/3)·2 sin φ/(3 − sin φ)` is, in principal stresses,
-//! `|τ₁ − τ₂|/√2 = −α (τ₁ + τ₂)`, i.e. Mohr–Coulomb with `sin φ₂ᴅ = √2 α`
-//! (derived): φ₂ᴅ = 17.3°, 27.5°, 39.0° for φ = 20°, 30°, 40° ([`plane_friction_angle`]);
-//! even calibrated to Mohr–Coulomb φ, its flowing angle is `atan(sin φ)` = 18.9°, 26.6°,
-//! 32.7° (Davis 1968: the strength of a non-associated Mohr–Coulomb material at zero
-//! dilatancy, `tan φ* = sin φ`), so 2D heaps must stand 1–7° below φ before any numerical
-//! error. In 3D Klár's cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°: a
-//! 3D heap can stand at φ.
+//! statically admissible iff its angle θ ≤ φ, and a poured heap, built by small avalanches,
+//! stands near the angle at which a *flowing* layer comes to rest. A flowing layer of a
+//! zero-dilatancy, coaxial cone (this crate's Drucker–Prager return mapping keeps tr ε) is in
+//! limit equilibrium where, in steady simple shear, `tan θ = d α / √2`
+//! ([`flowing_slope_angle`], derived). The library's default cone is defined by exactly that
+//! friction (`FrictionCone::ShearFlow`: `α = √2 tan φ / d`), so its layers flow at φ in 2D and
+//! 3D alike. Klár's cone (`FrictionCone::TriaxialCompression`, fitted to triaxial compression)
+//! flows at 24.0°, 34.7°, 43.4° in 3D and 17.3°, 27.5°, 39.0° in 2D for φ = 20°, 30°, 40°;
+//! the measurements below were taken with it, before the shear-flow cone became the default.
 //!
 //! **3D pours measured so far are too coarse to judge** ([`ReposeConfig::fine_3d`]: 6496
 //! particles, Δx = 2.5 mm; `validation_sweep -- repose3 PHI`): the heaps are only 6.6, 9.4
@@ -76,59 +72,21 @@ use crate::observables::{heap_surface_slope_3d, horizontal_distances, percentile
 use xpbi_continuum::emitter::Nozzle;
 use xpbi_continuum::error::XpbiError;
 use xpbi_continuum::material::Material;
-use xpbi_continuum::plasticity::drucker_prager_alpha;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions};
 
-/// The Mohr–Coulomb friction angle (degrees) of the 2D Drucker–Prager cone built for `φ`:
-/// `asin(√2 α_DP(φ))` (module docs).
+/// The slope (degrees) on which a steadily shearing layer of a Drucker–Prager cone `α` (cone
+/// `α tr τ + ‖dev τ‖ ≤ 0`, zero dilatancy, flow coaxial with the stress) is in limit
+/// equilibrium, in dimension `dim` (derived): steady simple shear parallel to the slope has a
+/// strain rate with only the shear components, so `dev τ` has only the shear component `s`
+/// (`‖dev τ‖ = √2 s`) and every normal stress equals `−p`, `p = −tr τ / d`; at yield
+/// `√2 s = α d p`, and on the slope `s / p = tan θ`: `tan θ = d α / √2`. For the default
+/// shear-flow cone this is φ; for Klár's 24.0°, 34.7°, 43.4° in 3D at φ = 20°, 30°, 40°.
 ///
 /// ```
-/// let p = xpbi_validation::repose::plane_friction_angle(30.0);
-/// assert!((p - 27.5).abs() < 0.05);
-/// ```
-pub fn plane_friction_angle(friction_degrees: f64) -> f64 {
-    (2f64.sqrt() * drucker_prager_alpha(friction_degrees))
-        .min(1.0)
-        .asin()
-        .to_degrees()
-}
-
-/// The Drucker–Prager angle φ' (degrees) whose 2D cone is the Mohr–Coulomb cone of `φ`:
-/// `√2 α(φ') = sin φ`, i.e. `sin φ' = 3k / (2√(2/3) + k)` with `k = sin φ / √2` (derived from
-/// [`drucker_prager_alpha`]): 22.8°, 32.3°, 40.8° for φ = 20°, 30°, 40°.
-///
-/// ```
-/// use xpbi_validation::repose::{plane_calibrated_angle, plane_friction_angle};
-/// for phi in [20.0, 30.0, 40.0] {
-///     assert!((plane_friction_angle(plane_calibrated_angle(phi)) - phi).abs() < 1e-9);
-/// }
-/// ```
-pub fn plane_calibrated_angle(friction_degrees: f64) -> f64 {
-    let k = friction_degrees.to_radians().sin() / 2f64.sqrt();
-    (3.0 * k / (2.0 * (2.0f64 / 3.0).sqrt() + k))
-        .asin()
-        .to_degrees()
-}
-
-/// The slope (degrees) on which a steadily shearing layer of the Drucker–Prager material of
-/// [`xpbi_continuum::plasticity`] (cone `α tr τ + ‖dev τ‖ ≤ 0`, zero dilatancy, flow coaxial with the
-/// stress) is in limit equilibrium, in dimension `dim` (derived): steady simple shear parallel
-/// to the slope has a strain rate with only the shear components, so `dev τ` has only the
-/// shear component `s` (`‖dev τ‖ = √2 s`) and every normal stress equals `−p`,
-/// `p = −tr τ / d`; at yield `√2 s = α d p`, and on the slope `s / p = tan θ`:
-/// `tan θ = d α / √2`. With Klár's 3D α(φ) this is 24.0°, 34.7°, 43.4° for φ = 20°, 30°, 40°
-/// (the cone is fitted to triaxial compression, which is stronger than simple shear); in 2D
-/// with the plane-calibrated cone (`√2 α = sin φ`) it is `atan(sin φ)` = 18.9°, 26.6°, 32.7°:
-/// Davis's (1968) reduced strength `tan φ* = cos ψ sin φ / (1 − sin ψ sin φ)` of a
-/// non-associated Mohr–Coulomb material at dilatancy ψ = 0. Static equilibrium allows any
-/// slope up to φ, but a flank that fails and flows comes to rest near this angle.
-///
-/// ```
-/// use xpbi_continuum::plasticity::drucker_prager_alpha;
+/// use xpbi_continuum::plasticity::{FrictionCone, drucker_prager_alpha};
 /// use xpbi_validation::repose::flowing_slope_angle;
 /// assert!((flowing_slope_angle(drucker_prager_alpha(30.0), 3) - 34.7).abs() < 0.05);
-/// let plane = 30f64.to_radians().sin() / 2f64.sqrt();
-/// assert!((flowing_slope_angle(plane, 2) - 26.57).abs() < 0.01);
+/// assert!((flowing_slope_angle(FrictionCone::ShearFlow.alpha_of_angle(30.0, 2), 2) - 30.0).abs() < 1e-9);
 /// ```
 pub fn flowing_slope_angle(alpha: f64, dim: usize) -> f64 {
     (dim as f64 * alpha / 2f64.sqrt()).atan().to_degrees()
@@ -165,11 +123,6 @@ pub struct ReposeConfig {
     pub spacing_constraints: bool,
     /// Worker threads (0 = rayon's pool).
     pub threads: usize,
-    /// 2D only: build the material with [`plane_calibrated_angle`]`(φ)` so that its 2D
-    /// Drucker–Prager cone is the Mohr–Coulomb cone of φ (default `true`: the claim compares
-    /// the slope with the material's friction angle, and with the 3D Klár α(φ) a 2D material's
-    /// Mohr–Coulomb angle is [`plane_friction_angle`]`(φ)` = 17.3°, 27.5°, 39.0°, not φ).
-    pub plane_calibrated: bool,
     /// Return mapping inside the iterations (XPBI, default `true`) or after them
     /// (semi-implicit; [`SceneOptions::plasticity_in_loop`]).
     pub plasticity_in_loop: bool,
@@ -180,17 +133,8 @@ pub struct ReposeConfig {
 }
 
 impl ReposeConfig {
-    /// The friction angle the material is built with (see [`ReposeConfig::plane_calibrated`]).
-    pub fn material_friction_angle<const D: usize>(&self) -> f64 {
-        if D == 2 && self.plane_calibrated {
-            plane_calibrated_angle(self.friction_angle)
-        } else {
-            self.friction_angle
-        }
-    }
-
     /// The quick (report) tier in 2D: Δx = 5 mm, 50 cm² poured through a 2 cm inlet at
-    /// 0.25 m/s (1 s), Δt = 5e-4 s, 1 s of settling, plate μ = 1, plane-calibrated cone.
+    /// 0.25 m/s (1 s), Δt = 5e-4 s, 1 s of settling, plate μ = 1.
     ///
     /// Settling: the heap is measured at rest. After 0.3 s of settling it still slumps (Δx =
     /// 2.5 mm, φ = 30°, 0.1 m/s: slope 24.4° at 0.3 s, 21.7° at 0.6 s, 20.6° at 1 s, 20.8° at
@@ -210,7 +154,6 @@ impl ReposeConfig {
             xsph: xpbi_continuum::xsph::Xsph::matching(0.01, 5e-4),
             spacing_constraints: true,
             threads: 1,
-            plane_calibrated: true,
             plasticity_in_loop: true,
             quarter: false,
         }
@@ -226,7 +169,7 @@ impl ReposeConfig {
         }
     }
 
-    /// A 3D pour ([`xpbi_continuum::Material::sand_with_friction`]`(φ)`, Klár's cone, no calibration):
+    /// A 3D pour ([`xpbi_continuum::Material::sand_with_friction`]`(φ)`):
     /// Δx = 2.5 mm, 0.1 L (≈ 6500 particles) poured through a 1.5 cm-radius inlet 0.1 m above
     /// the plate at 0.1 m/s (≈ 1.4 s), Δt = 2.5e-4 s, 1 s of settling, plate μ = 1. Still too
     /// coarse for a slope (module docs: heaps 7–12 particles tall); at Δx = 5 mm a heap of
@@ -239,7 +182,6 @@ impl ReposeConfig {
             poured_volume: 1e-4,
             inlet_half_width: 0.015,
             inflow_speed: 0.1,
-            plane_calibrated: false,
             ..Self::quick(friction_angle)
         }
     }
@@ -247,8 +189,7 @@ impl ReposeConfig {
     /// The 3D pour of the report's full tier: one quarter of the heap against two frictionless
     /// symmetry walls ([`ReposeConfig::quarter`]), Δx = 5 mm, 0.57 L (4576 particles, the
     /// whole heap ≈ 18 300) poured through a 4 cm-radius inlet 0.1 m above the plate at
-    /// 0.1 m/s (4.5 s), Δt = 2.5e-4 s, 1 s of settling, plate μ = 1, Klár's cone for φ (no
-    /// calibration). The heaps are 10–17 particles tall (module docs give the slopes; at
+    /// 0.1 m/s (4.5 s), Δt = 2.5e-4 s, 1 s of settling, plate μ = 1. The heaps are 10–17 particles tall (module docs give the slopes; at
     /// Δt = 5e-4 s they are 1–5° flatter).
     pub fn quarter_3d(friction_angle: f64) -> Self {
         Self {
@@ -259,7 +200,6 @@ impl ReposeConfig {
             inlet_half_width: 0.04,
             inflow_speed: 0.1,
             inlet_height: 0.1,
-            plane_calibrated: false,
             quarter: true,
             ..Self::quick(friction_angle)
         }
@@ -337,11 +277,8 @@ pub fn pouring_scene<const D: usize>(
     o.spacing_constraints = config.spacing_constraints;
     o.plasticity_in_loop = config.plasticity_in_loop;
     o.threads = config.threads;
-    let mut scene = ContinuumScene::new(
-        &x,
-        Material::sand_with_friction(config.material_friction_angle::<D>()),
-        o,
-    )?;
+    let mut scene =
+        ContinuumScene::new(&x, Material::sand_with_friction(config.friction_angle), o)?;
     if D == 3 && config.quarter {
         for axis in 0..2 {
             // Solid `x_axis ≤ 0`: centres keep `x_axis ≥ ½Δx`, the distance to their mirror

@@ -2,7 +2,8 @@
 # least squares material point method with displacement discontinuity and two-way rigid body
 # coupling"), written on Taichi's CPU backend (`pip install taichi`): f32, APIC transfers,
 # quadratic B-splines, 8 particles per cell (2 per axis), Hencky strain with the Drucker-Prager
-# return mapping of Klar et al. 2016 (no cohesion), Coulomb friction on the ground nodes.
+# return mapping of Klar et al. 2016 (no cohesion) on the library's cone (alpha = sqrt(2) tan(phi)/3,
+# `xpbi_continuum::plasticity::FrictionCone::ShearFlow`), Coulomb friction on the ground nodes.
 # The column is ours: 0.2 x 0.2 x 0.4 m (z up), rho = 1600 kg/m^3, E = 3.5e5 Pa, nu = 0.3,
 # friction angle 30 deg, ground friction 0.5, released at rest; particle spacing 0.01 m gives
 # 20 x 20 x 40 = 16 000 particles. The step is the elastic CFL bound, dt = 0.3 dx / c_p
@@ -28,8 +29,9 @@ inv_dx = 1.0 / dx
 rho, E, nu, phi, mu_ground, g = 1600.0, 3.5e5, 0.3, 30.0, 0.5, 9.81
 mu0 = E / (2 * (1 + nu))
 la0 = E * nu / ((1 + nu) * (1 - 2 * nu))
-sin_phi = math.sin(math.radians(phi))
-alpha_dp = math.sqrt(2.0 / 3.0) * 2.0 * sin_phi / (3.0 - sin_phi)
+# The library's Drucker-Prager cone (`FrictionCone::ShearFlow`): tan(phi) is the friction of a
+# steadily shearing layer, alpha = sqrt(2) tan(phi) / d.
+alpha_dp = math.sqrt(2.0) * math.tan(math.radians(phi)) / 3.0
 c_p = math.sqrt((la0 + 2 * mu0) / rho)
 dt = 0.3 * dx / c_p
 p_vol = spacing ** 3

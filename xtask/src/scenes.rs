@@ -253,11 +253,11 @@ pub struct ReposeRow {
     pub dimension: usize,
     /// φ (degrees).
     pub friction_angle: f64,
-    /// The friction angle the material is built with (degrees): φ in 3D, the plane-calibrated
-    /// angle in 2D (whose 2D cone is the Mohr–Coulomb cone of φ).
+    /// The friction angle the material is built with (degrees): φ.
     pub material_angle: f64,
     /// Slope on which a steadily flowing layer of the material's cone is in limit equilibrium,
-    /// atan(d α/√2) (degrees; `xpbi_validation::repose::flowing_slope_angle`).
+    /// atan(d α/√2) (degrees; `xpbi_validation::repose::flowing_slope_angle`): φ for the
+    /// default shear-flow cone.
     pub flowing_angle: f64,
     /// Heap slope (degrees): 3D radial fit, 2D mean of the flanks.
     pub slope_degrees: f64,
@@ -288,7 +288,7 @@ pub struct ReposeRow {
 }
 
 /// The 2D repose configuration of both tiers ([`ReposeConfig::fine`]: Δx = 2.5 mm, 800
-/// particles, plane-calibrated cone, poured at 0.1 m/s; at 0.25 m/s the 2D heaps are 5–10°
+/// particles, poured at 0.1 m/s; at 0.25 m/s the 2D heaps are 5–10°
 /// flatter: the falling stream's momentum spreads them). The 200-particle pour of
 /// [`ReposeConfig::quick`] (Δx = 5 mm) is not a measurement: pouring is chaotic and its flanks
 /// differed by up to 32° (49.5° / 17.6° at φ = 20° after a last-bit change of the neighbour
@@ -312,24 +312,27 @@ pub fn repose_config(phi: f64) -> xpbi_validation::repose::ReposeConfig {
 ///
 /// [`ReposeConfig::quarter_3d`]: xpbi_validation::repose::ReposeConfig::quarter_3d
 pub fn angle_of_repose(quick: bool) -> Result<Vec<ReposeRow>> {
-    use xpbi_continuum::plasticity::drucker_prager_alpha;
+    use xpbi_continuum::plasticity::FrictionCone;
     use xpbi_validation::repose::{ReposeConfig, flowing_slope_angle, run_angle_of_repose};
     let run = |(dimension, phi): (usize, f64)| -> Result<ReposeRow> {
         let start = std::time::Instant::now();
         let (c, r, material_angle) = if dimension == 2 {
             let c = repose_config(phi);
             let r = run_angle_of_repose::<2>(&c).map_err(anyhow::Error::from)?;
-            (c, r, c.material_friction_angle::<2>())
+            (c, r, c.friction_angle)
         } else {
             let c = ReposeConfig::quarter_3d(phi);
             let r = run_angle_of_repose::<3>(&c).map_err(anyhow::Error::from)?;
-            (c, r, c.material_friction_angle::<3>())
+            (c, r, c.friction_angle)
         };
         Ok(ReposeRow {
             dimension,
             friction_angle: phi,
             material_angle,
-            flowing_angle: flowing_slope_angle(drucker_prager_alpha(material_angle), dimension),
+            flowing_angle: flowing_slope_angle(
+                FrictionCone::default().alpha_of_angle(material_angle, dimension),
+                dimension,
+            ),
             slope_degrees: r.slope_degrees,
             flanks: (dimension == 2).then_some((r.slope_left, r.slope_right)),
             height: r.height,

@@ -51,7 +51,8 @@ struct Plastic {
     viscosity: f32,
     exponent: f32,
     dt: f32,
-    _pad0: u32,
+    // Drucker–Prager cone: 0 = shear flow (α = √2 tan φ / 3), 1 = triaxial compression (Klár).
+    cone: u32,
 }
 
 // State: x = hardening q, y = volume correction v_c.
@@ -90,8 +91,11 @@ fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic) -> ReturnMapped 
         if m.klar != 0u {
             phi = clamp(m.h0 + (m.h1 * state.x - m.h3) * exp(-m.h2 * state.x), 1e-3, 89.999);
         }
-        let s = sin(radians(phi));
-        let alpha = sqrt(2.0 / 3.0) * 2.0 * s / (3.0 - s);
+        var alpha = sqrt(2.0) * tan(radians(phi)) / 3.0;
+        if m.cone != 0u {
+            let s = sin(radians(phi));
+            alpha = sqrt(2.0 / 3.0) * 2.0 * s / (3.0 - s);
+        }
         var changed = true;
         if trace >= 0.0 {
             out.state.x = state.x + length(eps_s);

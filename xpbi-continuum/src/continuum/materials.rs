@@ -31,16 +31,16 @@ pub(crate) struct Constitutive {
     pub lame: Lame,
     /// `material.plasticity`.
     pub model: PlasticModel,
-    /// `model.constant_dp_alpha()`.
+    /// `model.constant_dp_alpha::<D>()`.
     pub dp_alpha: Option<f64>,
 }
 
 impl Constitutive {
-    pub(crate) fn new(m: &Material) -> Self {
+    pub(crate) fn new<const D: usize>(m: &Material) -> Self {
         Self {
             lame: m.lame(),
             model: m.plasticity,
-            dp_alpha: m.plasticity.constant_dp_alpha(),
+            dp_alpha: m.plasticity.constant_dp_alpha::<D>(),
         }
     }
 }

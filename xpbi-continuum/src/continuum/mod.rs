@@ -433,7 +433,7 @@ impl<const D: usize> XpbiContinuum<D> {
         let n = members.len();
         let mut continuum = Self {
             settings,
-            constitutive: materials.iter().map(Constitutive::new).collect(),
+            constitutive: materials.iter().map(Constitutive::new::<D>).collect(),
             materials,
             member_material,
             row_material: Vec::new(),

@@ -1,9 +1,23 @@
 //! Drucker–Prager sand on Hencky strain (Klár et al. 2016, §6.3; ziran2020
 //! `DruckerPragerStvkHencky::projectStrain`), with Klár's hardening, optional cohesion (a shift of
-//! the log strain, as in ziran) and optional volume correction (Tampubolon et al. 2017, Eq. 26).
+//! the log strain, as in ziran), optional volume correction (Tampubolon et al. 2017, Eq. 26)
+//! and the optional μ(I) rheology ([`InertialFriction`]).
+//!
+//! **What the friction angle means** ([`FrictionCone`]). The cone `α tr τ + ‖dev τ‖ ≤ 0`
+//! (zero dilatancy, flow coaxial with the stress) shears steadily, in simple shear with equal
+//! normal stresses −p, at `|τ_xz|/p = d α/√2` (`‖dev τ‖ = √2|τ_xz|`, `tr τ = −d p`). By
+//! default φ is the angle of that friction, μ = tan φ = |τ|/p, as granular rheology defines it
+//! (GDR MiDi 2004; Jop, Forterre & Pouliquen 2006: a layer on a slope flows above atan μ and
+//! stops below it): `α = √2 tan φ / d`, the same flowing friction in 2D and 3D. Klár et al.'s
+//! `α = √(2/3) · 2 sin φ/(3 − sin φ)` matches Mohr–Coulomb in triaxial compression instead and
+//! does not depend on d, so its layers flow at `atan(dα/√2)`: for φ = 32° at 26.3° in 2D and
+//! 36.6° in 3D. Measured on collapses (`xpbi_validation::planar_collapse`, the report's planar
+//! section): with Klár's cone planar deposits run out 20–26 % beyond the laboratory law and
+//! axisymmetric ones fall short of it; with the shear-flow cone both land near it.
 //!
 //! ```text
-//! α_DP = sqrt(2/3) · 2 sin φ / (3 − sin φ)
+//! α_DP = √2 tan φ / d   (FrictionCone::ShearFlow, default)
+//!      = sqrt(2/3) · 2 sin φ / (3 − sin φ)   (FrictionCone::TriaxialCompression, Klár)
 //! ε_s  = ε − c₀ 1 + (v_c / d) 1                                   (cohesion, volume correction)
 //! case II  (tr ε_s ≥ 0, expansion):   ε_new = c₀ 1 (stress free),  δq = ‖ε_s‖
 //! δγ = ‖ε̂_s‖ + ((dλ + 2μ) / (2μ)) α_DP tr ε_s
@@ -19,7 +33,9 @@ use nalgebra::SVector;
 use super::{Lame, PlasticState, check_finite_nonneg, check_friction_angle, deviatoric};
 use crate::error::XpbiError;
 
-/// `α_DP(φ) = sqrt(2/3) · 2 sin φ / (3 − sin φ)` for a friction angle in degrees (Klár et al. 2016).
+/// Klár et al.'s (2016) `α_DP(φ) = sqrt(2/3) · 2 sin φ / (3 − sin φ)` for a friction angle in
+/// degrees: the cone through Mohr–Coulomb's triaxial-compression corners
+/// ([`FrictionCone::TriaxialCompression`]).
 ///
 /// ```
 /// use xpbi_continuum::plasticity::drucker_prager_alpha;
@@ -28,6 +44,59 @@ use crate::error::XpbiError;
 pub fn drucker_prager_alpha(friction_degrees: f64) -> f64 {
     let s = friction_degrees.to_radians().sin();
     (2.0f64 / 3.0).sqrt() * 2.0 * s / (3.0 - s)
+}
+
+/// Which friction the angle φ of a Drucker–Prager material is (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum FrictionCone {
+    /// tan φ = |τ|/p in steady shear flow, in any dimension: `α = √2 tan φ / d` (default).
+    #[default]
+    ShearFlow,
+    /// Mohr–Coulomb φ in triaxial compression (Klár et al. 2016): [`drucker_prager_alpha`].
+    TriaxialCompression,
+}
+
+impl FrictionCone {
+    /// `α_DP` of a friction coefficient μ = tan φ in dimension `d`.
+    ///
+    /// ```
+    /// use xpbi_continuum::plasticity::{FrictionCone, drucker_prager_alpha};
+    /// let mu = 30f64.to_radians().tan();
+    /// // The shear-flow cone flows at μ: d α / √2 = μ.
+    /// assert!((3.0 * FrictionCone::ShearFlow.alpha(mu, 3) / 2f64.sqrt() - mu).abs() < 1e-15);
+    /// assert!((FrictionCone::TriaxialCompression.alpha(mu, 2) - drucker_prager_alpha(30.0)).abs() < 1e-14);
+    /// ```
+    pub fn alpha(self, mu: f64, d: usize) -> f64 {
+        match self {
+            Self::ShearFlow => std::f64::consts::SQRT_2 * mu / d as f64,
+            Self::TriaxialCompression => {
+                let s = mu / (1.0 + mu * mu).sqrt();
+                (2.0f64 / 3.0).sqrt() * 2.0 * s / (3.0 - s)
+            }
+        }
+    }
+
+    /// `α_DP` of a friction angle in degrees in dimension `d`.
+    pub fn alpha_of_angle(self, friction_degrees: f64, d: usize) -> f64 {
+        match self {
+            Self::ShearFlow => self.alpha(friction_degrees.to_radians().tan(), d),
+            Self::TriaxialCompression => drucker_prager_alpha(friction_degrees),
+        }
+    }
+
+    /// The slope angle (degrees) a steadily shearing layer of the cone of `friction_degrees`
+    /// stands at in dimension `d`: atan(d α/√2) (module docs); φ itself for
+    /// [`FrictionCone::ShearFlow`].
+    pub fn flowing_angle(self, friction_degrees: f64, d: usize) -> f64 {
+        (d as f64 * self.alpha_of_angle(friction_degrees, d) / std::f64::consts::SQRT_2)
+            .atan()
+            .to_degrees()
+    }
 }
 
 /// Klár et al. (2016) hardening `φ(q) = h₀ + (h₁ q − h₃) e^{−h₂ q}` (degrees); with the
@@ -76,6 +145,58 @@ impl KlarHardening {
     }
 }
 
+/// The μ(I) rheology of dense granular flow (Jop, Forterre & Pouliquen, Nature 441, 727, 2006;
+/// GDR MiDi, Eur. Phys. J. E 14, 341, 2004): the friction coefficient grows with the inertial
+/// number `I = γ̇ d / √(p/ρ_s)` (shear rate γ̇, grain diameter d, pressure p, grain density ρ_s)
+/// from the static `μ_s = tan φ` of the quasi-static limit to `μ₂ = tan φ₂`:
+///
+/// ```text
+/// μ(I) = μ_s + (μ₂ − μ_s) I / (I₀ + I)
+/// ```
+///
+/// A rate-dependent yield surface, so the return map solves for the plastic increment δγ whose
+/// rate `γ̇ = √2 δγ/Δt` gives the friction it is projected with (`DruckerPrager::project_with`).
+/// It introduces a physical length (the grain) and time (√(d²ρ_s/p)), not a numerical one:
+/// the result converges in Δt and Δx to the rheology's answer. Jop et al.'s glass beads:
+/// `μ_s = 0.38`, `μ₂ = 0.64`, `I₀ = 0.279`, `d = 0.53 mm`, `ρ_s = 2450 kg/m³`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct InertialFriction {
+    /// φ₂ (degrees): the friction angle as I → ∞, above the static angle.
+    pub dynamic_angle: f64,
+    /// I₀: the inertial number at which μ is halfway from μ_s to μ₂.
+    pub i0: f64,
+    /// Grain diameter d (m).
+    pub grain_diameter: f64,
+    /// Grain (solid) density ρ_s (kg/m³).
+    pub grain_density: f64,
+}
+
+impl InertialFriction {
+    /// `μ(I)` for a static coefficient `mu_s`.
+    ///
+    /// ```
+    /// use xpbi_continuum::plasticity::InertialFriction;
+    /// let r = InertialFriction { dynamic_angle: 32.76, i0: 0.279, grain_diameter: 5.3e-4, grain_density: 2450.0 };
+    /// assert_eq!(r.friction(0.38, 0.0), 0.38);
+    /// let mid = r.friction(0.38, 0.279);
+    /// assert!((mid - 0.5 * (0.38 + 32.76f64.to_radians().tan())).abs() < 1e-12);
+    /// ```
+    pub fn friction(&self, mu_s: f64, inertial_number: f64) -> f64 {
+        let mu2 = self.dynamic_angle.to_radians().tan();
+        mu_s + (mu2 - mu_s) * inertial_number / (self.i0 + inertial_number)
+    }
+
+    /// `I = γ̇ d / √(p/ρ_s)` (∞ for p ≤ 0).
+    pub fn inertial_number(&self, shear_rate: f64, pressure: f64) -> f64 {
+        if pressure <= 0.0 {
+            return f64::INFINITY;
+        }
+        shear_rate * self.grain_diameter / (pressure / self.grain_density).sqrt()
+    }
+}
+
 /// Drucker–Prager parameters (SI, angles in degrees).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -92,6 +213,16 @@ pub struct DruckerPrager {
     /// Volume correction (Tampubolon et al. 2017).
     #[cfg_attr(feature = "serde", serde(default))]
     pub volume_correction: bool,
+    /// Which friction `friction_angle` is ([`FrictionCone`]; default the shear-flow friction).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub cone: FrictionCone,
+    /// The μ(I) rheology: the friction grows with the inertial number above the static
+    /// `tan(friction_angle)` ([`InertialFriction`]; `None`: rate independent).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, rename = "mu_i", skip_serializing_if = "Option::is_none")
+    )]
+    pub inertial: Option<InertialFriction>,
 }
 
 impl DruckerPrager {
@@ -102,6 +233,8 @@ impl DruckerPrager {
             hardening: None,
             cohesion: 0.0,
             volume_correction: false,
+            cone: FrictionCone::ShearFlow,
+            inertial: None,
         }
     }
 
@@ -123,7 +256,43 @@ impl DruckerPrager {
                 check_friction_angle(h.h0)?;
             }
         }
+        if let Some(r) = self.inertial {
+            if self.hardening.is_some() {
+                return Err(XpbiError::InvalidParameter {
+                    name: "mu_i with Klár hardening (choose one)",
+                    value: r.dynamic_angle,
+                });
+            }
+            check_friction_angle(r.dynamic_angle)?;
+            if r.dynamic_angle < self.friction_angle {
+                return Err(XpbiError::InvalidParameter {
+                    name: "mu_i.dynamic_angle (below friction_angle)",
+                    value: r.dynamic_angle,
+                });
+            }
+            for (name, v) in [
+                ("mu_i.i0", r.i0),
+                ("mu_i.grain_diameter", r.grain_diameter),
+                ("mu_i.grain_density", r.grain_density),
+            ] {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(XpbiError::InvalidParameter { name, value: v });
+                }
+            }
+        }
         check_finite_nonneg("Drucker-Prager cohesion", self.cohesion)
+    }
+
+    /// `α_DP` at state `q` in dimension `D` (the static friction of μ(I)).
+    pub fn alpha<const D: usize>(&self, state: &PlasticState) -> f64 {
+        self.cone.alpha_of_angle(self.friction_angle_at(state), D)
+    }
+
+    /// `α_DP` when it does not depend on the state (no hardening), in dimension `D`.
+    pub fn constant_alpha<const D: usize>(&self) -> Option<f64> {
+        self.hardening
+            .is_none()
+            .then(|| self.cone.alpha_of_angle(self.friction_angle, D))
     }
 
     /// Friction angle at state `q` (degrees).
@@ -139,8 +308,9 @@ impl DruckerPrager {
         eps: &SVector<f64, D>,
         state: &PlasticState,
         lame: &Lame,
+        dt: f64,
     ) -> (SVector<f64, D>, PlasticState) {
-        self.project_with(eps, state, lame, None)
+        self.project_with(eps, state, lame, dt, None)
     }
 
     /// [`DruckerPrager::project`] with `α_DP` given when it does not depend on the state
@@ -151,6 +321,7 @@ impl DruckerPrager {
         eps: &SVector<f64, D>,
         state: &PlasticState,
         lame: &Lame,
+        dt: f64,
         alpha: Option<f64>,
     ) -> (SVector<f64, D>, PlasticState) {
         let d = D as f64;
@@ -164,16 +335,20 @@ impl DruckerPrager {
         let trace = eps_s.sum();
         let dev = deviatoric(&eps_s);
         let dev_norm = dev.norm();
-        let alpha = alpha.unwrap_or_else(|| drucker_prager_alpha(self.friction_angle_at(state)));
+        let alpha = alpha.unwrap_or_else(|| self.alpha::<D>(state));
         let mut next = *state;
         let eps_new = if trace >= 0.0 {
             next.hardening += eps_s.norm();
             shift
         } else {
-            let delta_gamma =
-                dev_norm + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace * alpha;
+            let k = (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace;
+            let mut delta_gamma = dev_norm + k * alpha;
             if delta_gamma <= 0.0 || dev_norm == 0.0 {
                 return (*eps, *state);
+            }
+            if let Some(r) = self.inertial {
+                delta_gamma =
+                    self.inertial_increment(&r, dev_norm, k, trace, d, lame, dt, delta_gamma);
             }
             next.hardening += delta_gamma;
             eps_s - dev * (delta_gamma / dev_norm) + shift
@@ -182,5 +357,66 @@ impl DruckerPrager {
             next.volume_correction += eps.sum() - eps_new.sum();
         }
         (eps_new, next)
+    }
+
+    /// The plastic increment δγ of case III under μ(I): the root in (0, δγ_s] of
+    /// `g(δγ) = δγ − ‖ε̂‖ − k α(μ(I(δγ)))` (α of the material's [`FrictionCone`]) with `k = ((dλ + 2μ)/(2μ)) tr ε < 0`,
+    /// `I = √2 (δγ/Δt) d / √(p/ρ_s)` and the Kirchhoff pressure `p = −(dλ + 2μ) tr ε / d`
+    /// (the trial's: the projection keeps the trace). `g` increases with δγ (μ grows with I and
+    /// k < 0), is `−δγ_s < 0` at 0 and ≥ 0 at the static increment δγ_s, so the root is unique;
+    /// found by the secant-bisection (regula falsi, Illinois) to 1e-12 relative.
+    #[allow(clippy::too_many_arguments)]
+    fn inertial_increment(
+        &self,
+        r: &InertialFriction,
+        dev_norm: f64,
+        k: f64,
+        trace: f64,
+        dims: f64,
+        lame: &Lame,
+        dt: f64,
+        static_increment: f64,
+    ) -> f64 {
+        let pressure = -(dims * lame.lambda + 2.0 * lame.mu) * trace / dims;
+        let mu_s = self.friction_angle.to_radians().tan();
+        let rate_scale = std::f64::consts::SQRT_2 / dt.max(f64::MIN_POSITIVE);
+        let g = |dg: f64| {
+            let i = r.inertial_number(rate_scale * dg, pressure);
+            let mu = if i.is_finite() {
+                r.friction(mu_s, i)
+            } else {
+                r.dynamic_angle.to_radians().tan()
+            };
+            dg - dev_norm - k * self.cone.alpha(mu, dims as usize)
+        };
+        let (mut a, mut b) = (0.0, static_increment);
+        let (mut ga, mut gb) = (-static_increment, g(static_increment));
+        if gb <= 0.0 {
+            return static_increment;
+        }
+        let mut side = 0i8;
+        for _ in 0..60 {
+            let c = (a * gb - b * ga) / (gb - ga);
+            let gc = g(c);
+            if gc.abs() <= 1e-12 * static_increment || (b - a) <= 1e-12 * static_increment {
+                return c;
+            }
+            if gc > 0.0 {
+                b = c;
+                gb = gc;
+                if side == 1 {
+                    ga *= 0.5;
+                }
+                side = 1;
+            } else {
+                a = c;
+                ga = gc;
+                if side == -1 {
+                    gb *= 0.5;
+                }
+                side = -1;
+            }
+        }
+        0.5 * (a + b)
     }
 }

@@ -21,7 +21,9 @@ mod herschel_bulkley;
 mod nacc;
 mod von_mises;
 
-pub use drucker_prager::{DruckerPrager, KlarHardening, drucker_prager_alpha};
+pub use drucker_prager::{
+    DruckerPrager, FrictionCone, InertialFriction, KlarHardening, drucker_prager_alpha,
+};
 pub use herschel_bulkley::{HerschelBulkley, solve_herschel_bulkley};
 pub use nacc::Nacc;
 pub use von_mises::VonMises;
@@ -106,7 +108,7 @@ impl PlasticModel {
         match self {
             Self::Elastic => (*eps, *state),
             Self::VonMises(m) => m.project(eps, state, lame),
-            Self::DruckerPrager(m) => m.project(eps, state, lame),
+            Self::DruckerPrager(m) => m.project(eps, state, lame, dt),
             Self::Nacc(m) => m.project(eps, state, lame),
             Self::HerschelBulkley(m) => m.project(eps, state, lame, dt),
         }
@@ -159,7 +161,7 @@ impl PlasticModel {
                 if trace > 0.0 {
                     return Some(eps_s.norm());
                 }
-                let alpha = drucker_prager_alpha(m.friction_angle_at(state));
+                let alpha = m.alpha::<D>(state);
                 Some(
                     deviatoric(&eps_s).norm()
                         + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace * alpha,
@@ -169,13 +171,11 @@ impl PlasticModel {
         }
     }
 
-    /// `α_DP` when it is the same for every state (Drucker–Prager without hardening), to be
-    /// passed to [`PlasticModel::project_strain_with`]; `None` otherwise.
-    pub(crate) fn constant_dp_alpha(&self) -> Option<f64> {
+    /// `α_DP` in dimension `D` when it is the same for every state (Drucker–Prager without
+    /// hardening), to be passed to [`PlasticModel::project_strain_with`]; `None` otherwise.
+    pub(crate) fn constant_dp_alpha<const D: usize>(&self) -> Option<f64> {
         match self {
-            Self::DruckerPrager(m) if m.hardening.is_none() => {
-                Some(drucker_prager_alpha(m.friction_angle))
-            }
+            Self::DruckerPrager(m) => m.constant_alpha::<D>(),
             _ => None,
         }
     }
@@ -192,7 +192,7 @@ impl PlasticModel {
         dp_alpha: Option<f64>,
     ) -> (SVector<f64, D>, PlasticState) {
         match self {
-            Self::DruckerPrager(m) => m.project_with(eps, state, lame, dp_alpha),
+            Self::DruckerPrager(m) => m.project_with(eps, state, lame, dt, dp_alpha),
             _ => self.project_strain(eps, state, lame, dt),
         }
     }

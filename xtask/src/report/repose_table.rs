@@ -28,7 +28,7 @@ pub(super) fn write_repose_table(m: &mut String, rows: &[&ReposeRow], r0: &Repos
     let what = if r0.dimension == 3 {
         "3D: the library's sand (`Material::sand_with_friction(φ)`, Klár's cone α(φ), no calibration); slope = least-squares line through the top particle of every Δx × Δx column (the height map) between 20 % and 80 % of the heap height"
     } else {
-        "2D: the material is built with the plane-calibrated angle (`xpbi_validation::repose::plane_calibrated_angle`), so that its 2D cone is the Mohr–Coulomb cone of φ; slope = mean of the two flanks' least-squares lines through the top particle of each 2Δx bin between 20 % and 80 % of the heap height"
+        "2D: slope = mean of the two flanks' least-squares lines through the top particle of each 2Δx bin between 20 % and 80 % of the heap height"
     };
     let budget = if r0.dimension == 3 {
         "Klár's 3D cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°: a 3D heap can stand at φ. The quarter domain gives a heap 10–17 particles tall for 4576 particles; the full tier only (about 12 minutes per angle on one core)"
