@@ -17,6 +17,7 @@
 
 pub mod dam_break;
 pub mod observables;
+pub mod planar_collapse;
 pub mod repose;
 pub mod sand_column;
 pub mod snow;

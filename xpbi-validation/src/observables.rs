@@ -269,3 +269,118 @@ pub fn heap_surface_slope_3d<const D: usize>(
     }
     descent_angle_degrees(&pts)
 }
+
+/// The shape of a granular deposit spread along one horizontal coordinate `s` (the distance
+/// along a channel, or from the axis of an axisymmetric heap), measured on its surface profile:
+/// the top edge of the highest particle (centre + ½Δx) in each bin of width 2Δx along s.
+///
+/// A continuum deposit thins towards its edge; particles represent it down to one particle
+/// layer, and that last layer keeps spreading as Δx shrinks (a layer one particle thick has no
+/// resolved internal friction; in the laboratory a layer a few grains thick stops). So the edge
+/// is measured three ways, of which the first two converge under refinement (see the collapse
+/// studies): the **toe**, where the straight part of the flank (the bins beyond the summit whose
+/// tops lie between 20 % and 60 % of the height) extended by a least-squares line meets the
+/// floor; the **thickness front**, the far edge of the last bin beyond the summit still thicker
+/// than a given fraction of a length scale; and the **connected front**, the far edge of the
+/// farthest particle connected to the heap by gaps of at most 1.5Δx along s (what a laboratory
+/// reads as the end of the deposit, and a discrete simulation at a finite Δx cannot converge).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deposit {
+    /// Bin width (2Δx).
+    pub bin: f64,
+    /// Top edge of each bin (0 for an empty bin).
+    pub top: Vec<f64>,
+    /// The highest top edge.
+    pub height: f64,
+    /// Where the flank's line meets the floor (NaN with fewer than two bins in the band).
+    pub toe: f64,
+    /// The flank's descent angle (degrees).
+    pub slope_degrees: f64,
+    /// The far edge of the farthest connected particle.
+    pub connected_front: f64,
+}
+
+impl Deposit {
+    /// Measures the deposit of particles at horizontal coordinates `s` and heights `z` (floor at
+    /// z = 0) sampled at spacing Δx.
+    ///
+    /// ```
+    /// use xpbi_validation::observables::Deposit;
+    /// // A wedge of slope 1/2 on a 0.01 lattice: its surface is z = 0.5 (1 − s).
+    /// let dx = 0.01;
+    /// let (mut s, mut z) = (Vec::new(), Vec::new());
+    /// for i in 0..100 {
+    ///     for k in 0..100 {
+    ///         let (si, zk) = ((i as f64 + 0.5) * dx, (k as f64 + 0.5) * dx);
+    ///         if zk + 0.5 * dx <= 0.5 * (1.0 - si) + 1e-9 { s.push(si); z.push(zk); }
+    ///     }
+    /// }
+    /// let d = Deposit::measure(&s, &z, dx);
+    /// assert!((d.toe - 1.0).abs() < 0.03, "{}", d.toe);
+    /// assert!((d.slope_degrees - 26.57).abs() < 1.5, "{}", d.slope_degrees);
+    /// assert!((d.height - 0.5).abs() < 0.011);
+    /// ```
+    pub fn measure(s: &[f64], z: &[f64], spacing: f64) -> Self {
+        let bin = 2.0 * spacing;
+        let far = s.iter().copied().fold(0.0f64, f64::max);
+        let bins = (far / bin).floor() as usize + 1;
+        let mut top = vec![0.0f64; bins];
+        for (si, zi) in s.iter().zip(z) {
+            let b = ((si.max(0.0) / bin) as usize).min(bins - 1);
+            top[b] = top[b].max(zi + 0.5 * spacing);
+        }
+        let (summit, height) = top
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, 0.0f64),
+                |best, (b, t)| if t > best.1 { (b, t) } else { best },
+            );
+        let flank: Vec<(f64, f64)> = top
+            .iter()
+            .enumerate()
+            .skip(summit + 1)
+            .filter(|(_, t)| **t >= 0.2 * height && **t <= 0.6 * height)
+            .map(|(b, t)| ((b as f64 + 0.5) * bin, *t))
+            .collect();
+        let (toe, slope_degrees) = if flank.len() < 2 {
+            (f64::NAN, f64::NAN)
+        } else {
+            let angle = descent_angle_degrees(&flank);
+            let n = flank.len() as f64;
+            let (ms, mz) = (
+                flank.iter().map(|p| p.0).sum::<f64>() / n,
+                flank.iter().map(|p| p.1).sum::<f64>() / n,
+            );
+            (ms + mz / angle.to_radians().tan(), angle)
+        };
+        let mut sorted = s.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let mut front = sorted.first().copied().unwrap_or(f64::NAN);
+        for &v in sorted.iter().skip(1) {
+            if v - front > 1.5 * spacing {
+                break;
+            }
+            front = v;
+        }
+        Self {
+            bin,
+            top,
+            height,
+            toe,
+            slope_degrees,
+            connected_front: front + 0.5 * spacing,
+        }
+    }
+
+    /// The far edge of the last bin beyond the summit whose top is at least `thickness`.
+    pub fn thickness_front(&self, thickness: f64) -> f64 {
+        let summit = self.top.iter().position(|&t| t == self.height).unwrap_or(0);
+        let last = (summit..self.top.len())
+            .rev()
+            .find(|&b| self.top[b] >= thickness)
+            .unwrap_or(summit);
+        (last + 1) as f64 * self.bin
+    }
+}

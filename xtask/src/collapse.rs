@@ -2,10 +2,15 @@
 //! `scenes/sand_collapse_3d.toml` with its step, iterations, resolution, base friction and XSPH
 //! rate overridden; prints one JSON line with the deposit (runout, height, slope,
 //! nearest-neighbour statistics), the steps taken and the cost of a simulated second.
+//! `--planar` runs the planar collapse in a channel instead
+//! (`xpbi_validation::planar_collapse`: aspect ratio, particles across the column), with the
+//! laboratory's runout and height beside the deposit.
 //!
 //! ## What limits the step (measured with this command, Δx = 5 mm, 3160 particles)
 //!
-//! The runout at the 95th percentile of the radius, 10 iterations unless stated:
+//! Measured with Klár's triaxial-compression cone, before the shear-flow cone became the
+//! default (`xpbi_continuum::plasticity::FrictionCone`). The runout at the 95th percentile of
+//! the radius, 10 iterations unless stated:
 //!
 //! | Young's modulus E | Δt = 1e-3 s | 5e-4 s | 2.5e-4 s | 1.25e-4 s |
 //! |-------------------|-------------|--------|----------|-----------|
@@ -35,7 +40,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 use xpbd_core::Vector;
 use xpbd_scene::{SceneDesc, build_scene};
-use xpbi_validation::observables::{percentile, pile_observables};
+use xpbi_continuum::plasticity::{FrictionCone, InertialFriction, PlasticModel};
+use xpbi_continuum::xsph::Xsph;
+use xpbi_validation::observables::{Deposit, percentile, pile_observables};
+use xpbi_validation::planar_collapse::{self, PlanarCollapseConfig};
 
 #[derive(Args, Debug, Clone)]
 pub struct CollapseArgs {
@@ -69,6 +77,27 @@ pub struct CollapseArgs {
     /// The scene file.
     #[arg(long, default_value = "scenes/sand_collapse_3d.toml")]
     pub scene: PathBuf,
+    /// The planar collapse in a channel instead (plane strain, a column of length dᵢ = 5 cm
+    /// against a frictionless end wall), against the laboratory laws of Lube et al. (2005).
+    #[arg(long, conflicts_with_all = ["scene", "spacing", "seconds"])]
+    pub planar: bool,
+    /// Planar: the aspect ratio a = hᵢ/dᵢ.
+    #[arg(long, default_value_t = 1.0, requires = "planar")]
+    pub aspect: f64,
+    /// Planar: particles across the column's length dᵢ (Δx = dᵢ/n).
+    #[arg(long, default_value_t = 20, requires = "planar")]
+    pub across: usize,
+    /// Planar: the sand's Drucker–Prager friction angle (degrees).
+    #[arg(long, default_value_t = 32.0, requires = "planar")]
+    pub friction_angle: f64,
+    /// Planar: the μ(I) rheology on top of the friction angle (φ₂ = 45°, I₀ = 0.279, grains
+    /// of 0.5 mm and 2650 kg/m³).
+    #[arg(long, requires = "planar")]
+    pub mu_i: bool,
+    /// Planar: Klár's triaxial-compression cone for the friction angle instead of the
+    /// shear-flow cone (`xpbi_continuum::plasticity::FrictionCone`).
+    #[arg(long, requires = "planar")]
+    pub klar_cone: bool,
 }
 
 /// The deposit of one collapse and what it cost.
@@ -92,6 +121,19 @@ pub struct CollapseLine {
     /// 99th percentile of z over the initial height.
     pub height: f64,
     pub slope_degrees: f64,
+    /// (toe − r₀)/r₀: the deposit's flank (radial profile, tops between 20 % and 60 % of its
+    /// height) extended to the floor (`xpbi_validation::observables::Deposit`).
+    #[serde(default)]
+    pub runout_toe: f64,
+    /// (front − r₀)/r₀ where the radial profile thins below 5 % of r₀.
+    #[serde(default)]
+    pub runout_thickness: f64,
+    /// (connected front − r₀)/r₀: the edge of the farthest particle still touching the heap.
+    #[serde(default)]
+    pub runout_front: f64,
+    /// The top edge of the highest particle over h₀.
+    #[serde(default)]
+    pub height_top: f64,
     pub nn_mean_over_spacing: f64,
     pub nn_std_over_spacing: f64,
     pub wall_s: f64,
@@ -113,8 +155,133 @@ impl CollapseArgs {
             threads: 1,
             scene: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                 .join("../scenes/sand_collapse_3d.toml"),
+            planar: false,
+            aspect: 1.0,
+            across: 20,
+            friction_angle: 32.0,
+            mu_i: false,
+            klar_cone: false,
         }
     }
+
+    /// The planar collapse of aspect `a` with `n` particles across dᵢ, the other settings
+    /// their defaults.
+    pub fn planar(aspect: f64, across: usize) -> Self {
+        Self {
+            planar: true,
+            aspect,
+            across,
+            ..Self::new(2.5e-4, 10, 0.005)
+        }
+    }
+
+    /// The planar configuration these arguments describe.
+    pub fn planar_config(&self) -> Result<PlanarCollapseConfig> {
+        if !(self.aspect.is_finite() && self.aspect > 0.0) {
+            anyhow::bail!("--aspect must be finite and > 0, got {}", self.aspect);
+        }
+        if self.across < 2 {
+            anyhow::bail!("--across must be at least 2, got {}", self.across);
+        }
+        let mut c = PlanarCollapseConfig::new(self.aspect, self.across);
+        c.material = xpbi_continuum::material::Material::sand_with_friction(self.friction_angle);
+        if let PlasticModel::DruckerPrager(dp) = &mut c.material.plasticity {
+            if self.mu_i {
+                dp.inertial = Some(InertialFriction {
+                    dynamic_angle: 45.0,
+                    i0: 0.279,
+                    grain_diameter: 5e-4,
+                    grain_density: 2650.0,
+                });
+            }
+            if self.klar_cone {
+                dp.cone = FrictionCone::TriaxialCompression;
+            }
+        }
+        c.base_friction = self.friction;
+        c.dt_max = self.dt_max;
+        c.iterations = self.iterations;
+        c.threads = self.threads;
+        if let Some(k) = self.xsph_rate {
+            c.xsph = Xsph::Rate(k);
+        }
+        if let Some(k) = self.xsph_per_step {
+            c.xsph = Xsph::PerStep(k);
+        }
+        if self.no_position_correction {
+            c.position_correction = false;
+        }
+        Ok(c)
+    }
+}
+
+/// The deposit of one planar collapse (lengths over dᵢ), the laboratory's and the cost.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct PlanarLine {
+    pub scene: String,
+    pub aspect: f64,
+    pub particles_across: usize,
+    pub spacing_m: f64,
+    pub particles: usize,
+    pub friction_angle: f64,
+    /// The μ(I) rheology was on.
+    pub mu_i: bool,
+    /// Klár's triaxial-compression cone instead of the shear-flow cone.
+    #[serde(default)]
+    pub klar_cone: bool,
+    pub friction: f64,
+    pub dt_max_s: f64,
+    pub iterations: usize,
+    pub threads: usize,
+    pub steps: usize,
+    /// (toe − dᵢ)/dᵢ: the flank's straight part extended to the floor.
+    pub runout_toe: f64,
+    /// (front − dᵢ)/dᵢ where the deposit thins below 5 % of dᵢ.
+    pub runout_thickness: f64,
+    /// (connected front − dᵢ)/dᵢ (does not converge under refinement).
+    pub runout_front: f64,
+    /// h∞/dᵢ.
+    pub height: f64,
+    pub slope_degrees: f64,
+    /// When the flow stopped, over √(hᵢ/g).
+    pub stop_time: f64,
+    /// Lube et al. (2005): 1.2a or 1.9a^{2/3}.
+    pub lab_runout: f64,
+    /// a below a = 0.7, a^{1/3} above (Lajeunesse et al. 2005).
+    pub lab_height: f64,
+    pub wall_s: f64,
+    pub us_per_particle_simulated_second: f64,
+}
+
+/// Runs one planar collapse.
+pub fn run_planar(args: &CollapseArgs) -> Result<PlanarLine> {
+    let c = args.planar_config()?;
+    let r = planar_collapse::run(&c).context("the planar collapse")?;
+    Ok(PlanarLine {
+        scene: "xpbi_planar_collapse".into(),
+        aspect: c.aspect,
+        particles_across: c.particles_across,
+        spacing_m: r.spacing,
+        particles: r.particles,
+        friction_angle: args.friction_angle,
+        mu_i: args.mu_i,
+        klar_cone: args.klar_cone,
+        friction: c.base_friction,
+        dt_max_s: c.dt_max,
+        iterations: c.iterations,
+        threads: c.threads,
+        steps: r.steps,
+        runout_toe: r.runout_toe,
+        runout_thickness: r.runout_thickness,
+        runout_front: r.runout_front,
+        height: r.height,
+        slope_degrees: r.slope_degrees,
+        stop_time: r.stop_time,
+        lab_runout: planar_collapse::lube_runout(c.aspect),
+        lab_height: planar_collapse::laboratory_height(c.aspect),
+        wall_s: r.wall,
+        us_per_particle_simulated_second: r.wall / r.simulated / r.particles as f64 * 1e6,
+    })
 }
 
 pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
@@ -158,6 +325,8 @@ pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
     let n = x.len();
     let r: Vec<f64> = x.iter().map(|p| p.xy().norm()).collect();
     let ob = pile_observables(x, &Vector::<3>::zeros(), args.spacing);
+    let z: Vec<f64> = x.iter().map(|p| p.z).collect();
+    let deposit = Deposit::measure(&r, &z, args.spacing);
     Ok(CollapseLine {
         scene: "xpbi_collapse_3d".into(),
         particles: n,
@@ -174,6 +343,10 @@ pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
         runout95: (percentile(&r, 95.0) - r0) / r0,
         height: ob.height / h0,
         slope_degrees: ob.slope_degrees,
+        runout_toe: (deposit.toe - r0) / r0,
+        runout_thickness: (deposit.thickness_front(0.05 * r0) - r0) / r0,
+        runout_front: (deposit.connected_front - r0) / r0,
+        height_top: deposit.height / h0,
         nn_mean_over_spacing: ob.nn_mean,
         nn_std_over_spacing: ob.nn_std,
         wall_s: wall,
@@ -182,7 +355,10 @@ pub fn run_collapse(args: &CollapseArgs) -> Result<CollapseLine> {
 }
 
 pub fn run_command(args: CollapseArgs) -> Result<()> {
-    let line = run_collapse(&args)?;
-    println!("{}", serde_json::to_string(&line)?);
+    if args.planar {
+        println!("{}", serde_json::to_string(&run_planar(&args)?)?);
+    } else {
+        println!("{}", serde_json::to_string(&run_collapse(&args)?)?);
+    }
     Ok(())
 }
