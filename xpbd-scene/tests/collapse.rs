@@ -131,8 +131,8 @@ fn deposit_does_not_depend_on_base_friction_above_the_sand_s_own() {
 }
 
 /// Δx = 5 mm, steps of at most 2.5e-4, 1.25e-4 and 6.25e-5 s (figures measured with Klár's
-/// triaxial-compression cone, before the shear-flow cone became the default; the assertions
-/// hold for both). Measured with κ = 100 s⁻¹: runout
+/// triaxial-compression cone, before the shear-flow cone became the default; the same Δt pair
+/// with the shear-flow cone is in the report's collapse section). Measured with κ = 100 s⁻¹: runout
 /// 0.663 / 0.637 / 0.669, height 0.03402 / 0.03391 / 0.03403 m, NN mean 0.9165 / 0.9142 / 0.9171
 /// Δx; with the default κ (`cargo xtask collapse --dt-max DT`): runout 0.652 / 0.633 / 0.672,
 /// height / h₀ 0.680 / 0.678 / 0.681 (spread 6.2 %, the finest 2.9 % from the default). The height
