@@ -27,6 +27,9 @@ pub struct SandColumnConfig {
     pub iterations: usize,
     /// Friction angle (degrees).
     pub friction_angle: f64,
+    /// Which friction the angle is (`xpbi_continuum::plasticity::FrictionCone`; default the
+    /// shear-flow friction), so the two cones can be timed side by side.
+    pub cone: xpbi_continuum::plasticity::FrictionCone,
     /// Grouping of the coloured sweep (see [`xpbi_continuum::continuum::SweepOrder`]).
     pub sweep: xpbi_continuum::continuum::SweepOrder,
     /// Adaptive steps of at most `dt` below the CFL bound (`xpbd_core::Simulation::advance`)
@@ -44,6 +47,7 @@ impl SandColumnConfig {
             dt: 1e-4,
             iterations: 10,
             friction_angle: 30.0,
+            cone: xpbi_continuum::plasticity::FrictionCone::ShearFlow,
             sweep: xpbi_continuum::continuum::SweepOrder::Slabs,
             adaptive: false,
         }
@@ -107,6 +111,8 @@ pub struct SandColumnReport {
     pub nn_std_over_spacing: f64,
     /// Smallest nearest-neighbour distance over Δx.
     pub nn_min_over_spacing: f64,
+    /// Which friction the friction angle is.
+    pub cone: xpbi_continuum::plasticity::FrictionCone,
 }
 
 impl SandColumnReport {
@@ -121,7 +127,7 @@ impl SandColumnReport {
                 "\"us_per_particle_simulated_second\":{:.1},",
                 "\"us_per_particle_iteration\":{:.4},\"cpu_us_per_particle_iteration\":{:.4},\"block_bytes_per_particle\":{:.1},",
                 "\"peak_rss_bytes_per_particle\":{:.1},\"pile_height_m\":{:.5},\"runout_radius_m\":{:.5},",
-                "\"nn_mean_over_spacing\":{:.4},\"nn_std_over_spacing\":{:.4},\"nn_min_over_spacing\":{:.4}}}"
+                "\"nn_mean_over_spacing\":{:.4},\"nn_std_over_spacing\":{:.4},\"nn_min_over_spacing\":{:.4},\"cone\":\"{}\"}}"
             ),
             self.particles,
             self.spacing,
@@ -148,6 +154,12 @@ impl SandColumnReport {
             self.nn_mean_over_spacing,
             self.nn_std_over_spacing,
             self.nn_min_over_spacing,
+            match self.cone {
+                xpbi_continuum::plasticity::FrictionCone::ShearFlow => "shear_flow",
+                xpbi_continuum::plasticity::FrictionCone::TriaxialCompression => {
+                    "triaxial_compression"
+                }
+            },
         )
     }
 }
@@ -180,7 +192,11 @@ pub fn sand_column_3d_scene(config: &SandColumnConfig) -> Result<ContinuumScene<
     o.threads = config.threads;
     o.sweep = config.sweep;
     o.ground_friction = 0.5;
-    ContinuumScene::new(&x, Material::sand_with_friction(config.friction_angle), o)
+    let mut material = Material::sand_with_friction(config.friction_angle);
+    if let xpbi_continuum::plasticity::PlasticModel::DruckerPrager(dp) = &mut material.plasticity {
+        dp.cone = config.cone;
+    }
+    ContinuumScene::new(&x, material, o)
 }
 
 /// Peak resident set size of this process (bytes), from `/proc/self/status` (0 if unavailable).
@@ -305,5 +321,34 @@ pub fn run_sand_column_3d(config: &SandColumnConfig) -> Result<SandColumnReport,
         nn_mean_over_spacing: ob.nn_mean,
         nn_std_over_spacing: ob.nn_std,
         nn_min_over_spacing: ob.nn_min,
+        cone: config.cone,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xpbi_continuum::plasticity::{FrictionCone, PlasticModel};
+
+    /// The benchmark's `--cone` reaches the material the column is built with: the same 30°
+    /// gives the shear-flow cone's α = √2 tan φ / 3 by default and Klár's α otherwise.
+    #[test]
+    fn the_cone_reaches_the_columns_material() {
+        for cone in [FrictionCone::ShearFlow, FrictionCone::TriaxialCompression] {
+            let mut config = SandColumnConfig::new(64);
+            config.cone = cone;
+            let s = sand_column_3d_scene(&config).unwrap();
+            let PlasticModel::DruckerPrager(dp) = s.sim.block(s.xpbi).kind.material().plasticity
+            else {
+                panic!("the column is Drucker-Prager sand");
+            };
+            assert_eq!(dp.cone, cone);
+            let alpha = cone.alpha_of_angle(30.0, 3);
+            let shear_flow = 2f64.sqrt() * 30f64.to_radians().tan() / 3.0;
+            assert_eq!(
+                cone == FrictionCone::ShearFlow,
+                (alpha - shear_flow).abs() < 1e-12
+            );
+        }
+    }
 }

@@ -9,6 +9,7 @@ use xpbd_core::SolverKind;
 use xpbd_core::builders::cloth::benchmark_cloth;
 use xpbd_core::schedule::Colouring;
 use xpbi_continuum::continuum::SweepOrder;
+use xpbi_continuum::plasticity::FrictionCone;
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
@@ -64,6 +65,11 @@ pub enum BenchCommand {
         /// Solver iterations per step.
         #[arg(long, default_value_t = 10)]
         iterations: usize,
+        /// shear_flow | triaxial_compression: which friction the 30° is (the library's
+        /// default, tan φ = |τ|/p in shear flow, or Klár's triaxial-compression cone), for A/B
+        /// timing of the two models.
+        #[arg(long, default_value = "shear_flow")]
+        cone: String,
     },
     /// The dam break: a water column a × a × 2a (a = 0.1 m, position-based fluid, ρ₀ = 1000
     /// kg/m³, μ = 1e-3 Pa·s) against the end wall of a frictionless tank 4a long, released at
@@ -138,6 +144,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
             dt,
             adaptive,
             iterations,
+            cone,
         } => {
             if material != "sand" {
                 bail!(
@@ -160,6 +167,13 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
                 "cells" => SweepOrder::Cells,
                 "slabs" => SweepOrder::Slabs,
                 other => bail!("unknown --sweep {other:?}: use cells or slabs"),
+            };
+            config.cone = match cone.as_str() {
+                "shear_flow" => FrictionCone::ShearFlow,
+                "triaxial_compression" => FrictionCone::TriaxialCompression,
+                other => {
+                    bail!("unknown --cone {other:?}: use shear_flow or triaxial_compression")
+                }
             };
             let report = xpbi_validation::sand_column::run_sand_column_3d(&config)?;
             println!("{}", report.to_json());
