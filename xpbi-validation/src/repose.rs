@@ -49,6 +49,17 @@
 //! below Klár's flowing angles, as the 2D deposits lie below theirs. The larger step gives
 //! flatter heaps (1–5°: a flowing layer moves further per step before the return mapping stops
 //! it), and a faster pour from higher up spreads the heap (2–3° flatter), as in 2D.
+//!
+//! **With the shear-flow cone** (the default; `cargo xtask report --only repose`) the same
+//! quarter heaps stand at 13.9°, 23.7°, 32.7° for φ = 20°, 30°, 40°: 6–7° below φ, outside the
+//! report's 5° band, while the 2D heaps ([`ReposeConfig::quick`]) stand at 17.0°, 26.8°, 38.2°
+//! (2–3° below). Not a step effect: φ = 30° at Δt = 1.25e-4 s gives 23.8°
+//! (`REPOSE_QUARTER=1 … repose3 30 0.005 5.7e-4 0.1 0.04 1.25e-4 1.0 10 1 0.1`). A single
+//! Drucker–Prager cone matches Mohr–Coulomb's φ at one Lode angle only: the shear-flow cone at
+//! plane shear (a channel, a 2D heap), Klár's at triaxial compression; a conical heap's flank
+//! is not in plane shear, so it stands lower on the shear-flow cone than a 2D flank does. A
+//! Lode-dependent yield surface (Mohr–Coulomb, Matsuoka–Nakai) would carry one φ to both; the
+//! quarter heap at Δx = 2.5 mm has not been run.
 
 //! **What the heaps measure** (2D, Δx = 2.5 mm, φ = 30°, 3D α so φ₂ᴅ = 27.5°; `cargo run -p
 //! xpbi-continuum --release --example validation_sweep -- heap …`): a triangular heap of slope
