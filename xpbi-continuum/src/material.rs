@@ -4,7 +4,7 @@
 use crate::error::XpbiError;
 use crate::hencky;
 use crate::plasticity::{
-    DruckerPrager, HerschelBulkley, KlarHardening, Lame, Nacc, PlasticModel, VonMises,
+    DruckerPrager, FrictionCone, HerschelBulkley, KlarHardening, Lame, Nacc, PlasticModel, VonMises,
 };
 
 /// A continuum material (SI units).
@@ -35,13 +35,21 @@ impl Material {
         Self::sand_with_friction(30.0)
     }
 
-    /// Sand with another friction angle (degrees).
+    /// Sand with another friction angle (degrees), on the default cone.
     pub fn sand_with_friction(friction_angle: f64) -> Self {
+        Self::sand_on_cone(friction_angle, FrictionCone::default())
+    }
+
+    /// Sand whose friction angle (degrees) is read on `cone` ([`FrictionCone`]).
+    pub fn sand_on_cone(friction_angle: f64, cone: FrictionCone) -> Self {
         Self {
             density: 1600.0,
             youngs_modulus: 3.5e5,
             poisson_ratio: 0.3,
-            plasticity: PlasticModel::DruckerPrager(DruckerPrager::sand(friction_angle)),
+            plasticity: PlasticModel::DruckerPrager(DruckerPrager {
+                cone,
+                ..DruckerPrager::sand(friction_angle)
+            }),
         }
     }
 

@@ -108,6 +108,8 @@ pub fn flowing_slope_angle(alpha: f64, dim: usize) -> f64 {
 pub struct ReposeConfig {
     /// Friction angle φ of the sand (degrees).
     pub friction_angle: f64,
+    /// Which friction φ is (default the shear-flow friction).
+    pub cone: xpbi_continuum::plasticity::FrictionCone,
     /// Particle spacing Δx (m).
     pub spacing: f64,
     /// Time step (s).
@@ -153,6 +155,7 @@ impl ReposeConfig {
     pub fn quick(friction_angle: f64) -> Self {
         Self {
             friction_angle,
+            cone: xpbi_continuum::plasticity::FrictionCone::ShearFlow,
             spacing: 0.005,
             dt: 5e-4,
             iterations: 10,
@@ -288,8 +291,11 @@ pub fn pouring_scene<const D: usize>(
     o.spacing_constraints = config.spacing_constraints;
     o.plasticity_in_loop = config.plasticity_in_loop;
     o.threads = config.threads;
-    let mut scene =
-        ContinuumScene::new(&x, Material::sand_with_friction(config.friction_angle), o)?;
+    let mut scene = ContinuumScene::new(
+        &x,
+        Material::sand_on_cone(config.friction_angle, config.cone),
+        o,
+    )?;
     if D == 3 && config.quarter {
         for axis in 0..2 {
             // Solid `x_axis ≤ 0`: centres keep `x_axis ≥ ½Δx`, the distance to their mirror

@@ -154,12 +154,7 @@ impl SandColumnReport {
             self.nn_mean_over_spacing,
             self.nn_std_over_spacing,
             self.nn_min_over_spacing,
-            match self.cone {
-                xpbi_continuum::plasticity::FrictionCone::ShearFlow => "shear_flow",
-                xpbi_continuum::plasticity::FrictionCone::TriaxialCompression => {
-                    "triaxial_compression"
-                }
-            },
+            self.cone.name(),
         )
     }
 }
@@ -192,11 +187,11 @@ pub fn sand_column_3d_scene(config: &SandColumnConfig) -> Result<ContinuumScene<
     o.threads = config.threads;
     o.sweep = config.sweep;
     o.ground_friction = 0.5;
-    let mut material = Material::sand_with_friction(config.friction_angle);
-    if let xpbi_continuum::plasticity::PlasticModel::DruckerPrager(dp) = &mut material.plasticity {
-        dp.cone = config.cone;
-    }
-    ContinuumScene::new(&x, material, o)
+    ContinuumScene::new(
+        &x,
+        Material::sand_on_cone(config.friction_angle, config.cone),
+        o,
+    )
 }
 
 /// Peak resident set size of this process (bytes), from `/proc/self/status` (0 if unavailable).

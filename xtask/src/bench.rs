@@ -168,13 +168,9 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
                 "slabs" => SweepOrder::Slabs,
                 other => bail!("unknown --sweep {other:?}: use cells or slabs"),
             };
-            config.cone = match cone.as_str() {
-                "shear_flow" => FrictionCone::ShearFlow,
-                "triaxial_compression" => FrictionCone::TriaxialCompression,
-                other => {
-                    bail!("unknown --cone {other:?}: use shear_flow or triaxial_compression")
-                }
-            };
+            config.cone = FrictionCone::from_name(&cone).with_context(|| {
+                format!("unknown --cone {cone:?}: use shear_flow or triaxial_compression")
+            })?;
             let report = xpbi_validation::sand_column::run_sand_column_3d(&config)?;
             println!("{}", report.to_json());
             Ok(())

@@ -184,19 +184,21 @@ impl CollapseArgs {
             anyhow::bail!("--across must be at least 2, got {}", self.across);
         }
         let mut c = PlanarCollapseConfig::new(self.aspect, self.across);
-        c.material = xpbi_continuum::material::Material::sand_with_friction(self.friction_angle);
-        if let PlasticModel::DruckerPrager(dp) = &mut c.material.plasticity {
-            if self.mu_i {
-                dp.inertial = Some(InertialFriction {
-                    dynamic_angle: 45.0,
-                    i0: 0.279,
-                    grain_diameter: 5e-4,
-                    grain_density: 2650.0,
-                });
-            }
-            if self.klar_cone {
-                dp.cone = FrictionCone::TriaxialCompression;
-            }
+        let cone = if self.klar_cone {
+            FrictionCone::TriaxialCompression
+        } else {
+            FrictionCone::default()
+        };
+        c.material = xpbi_continuum::material::Material::sand_on_cone(self.friction_angle, cone);
+        if let PlasticModel::DruckerPrager(dp) = &mut c.material.plasticity
+            && self.mu_i
+        {
+            dp.inertial = Some(InertialFriction {
+                dynamic_angle: 45.0,
+                i0: 0.279,
+                grain_diameter: 5e-4,
+                grain_density: 2650.0,
+            });
         }
         c.base_friction = self.friction;
         c.dt_max = self.dt_max;

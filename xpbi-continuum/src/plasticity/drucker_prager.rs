@@ -62,6 +62,28 @@ pub enum FrictionCone {
 }
 
 impl FrictionCone {
+    /// Both cones.
+    pub const ALL: [Self; 2] = [Self::ShearFlow, Self::TriaxialCompression];
+
+    /// The cone's name as scene files spell it (`cone = "triaxial_compression"`).
+    ///
+    /// ```
+    /// use xpbi_continuum::plasticity::FrictionCone;
+    /// assert_eq!(FrictionCone::ShearFlow.name(), "shear_flow");
+    /// assert_eq!(FrictionCone::from_name("triaxial_compression"), Some(FrictionCone::TriaxialCompression));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ShearFlow => "shear_flow",
+            Self::TriaxialCompression => "triaxial_compression",
+        }
+    }
+
+    /// The cone of that [`FrictionCone::name`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     /// `α_DP` of a friction coefficient μ = tan φ in dimension `d`.
     ///
     /// ```
