@@ -110,8 +110,8 @@ fn angle_of_repose_2d() {
 /// Angle of repose in 3D (`ReposeConfig::quarter_3d`: the library's sand on Klár's
 /// triaxial-compression cone; one quarter of the heap, 4576 particles, against two frictionless
 /// symmetry walls, poured at 0.1 m/s through a 4 cm inlet 0.1 m above a rough plate, Δx = 5 mm,
-/// Δt = 2.5e-4 s, 1 s of settling; slope from the heap's height map). Measured: 18.1°, 28.7°,
-/// 39.9° for φ = 20°, 30°, 40° (heaps 10–17 particles tall). Asserted: the slopes increase
+/// Δt = 2.5e-4 s, 1 s of settling; slope from the heap's height map). Measured: 18.6°, 27.2°,
+/// 39.7° for φ = 20°, 30°, 40° (heaps 10–17 particles tall; 20 min on 2 cores). Asserted: the slopes increase
 /// with φ and lie within 5° of it. On the default shear-flow cone the same heaps stand at 13.9°,
 /// 23.7°, 32.7° (`cargo xtask report --only repose`, which flags them): one Drucker–Prager cone
 /// matches a Mohr–Coulomb φ at one Lode angle only (`xpbi_validation::repose` module docs). (The whole heap at Δx = 2.5 mm, `ReposeConfig::fine_3d`, is only 7–12 particles
