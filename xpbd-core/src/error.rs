@@ -133,7 +133,8 @@ pub enum StepError {
     /// slow enough to pass the other checks but physically absurd (a rope stretched to
     /// thousands of times its length by a far too large Δt).
     #[error(
-        "absurd state: {constraint} is strained {strain:.3e} times its rest measure (bound {bound}); state rolled back"
+        "absurd state: {constraint} is {}; state rolled back",
+        strain_text(*strain, *bound)
     )]
     Overstrained {
         strain: f64,
@@ -190,5 +191,15 @@ impl std::fmt::Display for ConstraintRef {
             }
             _ => write!(f, "none identified"),
         }
+    }
+}
+
+/// How [`StepError::Overstrained`] states its strain: an infinite strain is an inverted
+/// element (or a non-finite one).
+fn strain_text(strain: f64, bound: f64) -> String {
+    if strain.is_finite() {
+        format!("strained {strain:.3e} times its rest measure (bound {bound})")
+    } else {
+        format!("inverted or non-finite (det F ≤ 0 or C not finite; strain bound {bound})")
     }
 }

@@ -236,3 +236,42 @@ fn neo_hookean_beam_gpu_follows_cpu() {
         assert!(dev < tol, "{}: {dev:e}", solver.short_name());
     }
 }
+
+/// A rubber cube of 2×2×2 cells (E = 1 MPa, ν = 0.45) at rest without gravity stays at rest
+/// on both backends, for the coloured and Jacobi sweeps: the stable neo-Hookean pair is one
+/// 2×2 solve on the GPU as on the CPU (projected one after the other, the two constraints
+/// pull against each other and the cube drifted by centimetres). CPU to round-off, GPU within
+/// f32 round-off of the cube's size.
+#[test]
+fn a_neo_hookean_cube_at_rest_stays_at_rest_on_both_backends() {
+    let mesh = TetMesh::box_beam([0.1, 0.1, 0.1], [2, 2, 2]).unwrap();
+    let body = xpbd_core::builders::soft_body_from_mesh(&mesh, 1100.0, 1e6, 0.45).unwrap();
+    let x0: Vec<Vector3<f64>> = body.particles.x.clone();
+    let ctx = gpu("neo-hookean rest");
+    let moved = |traj: &[Vec<Vector3<f64>>]| {
+        traj.iter()
+            .flat_map(|xs| xs.iter().zip(&x0).map(|(a, b)| (a - b).norm()))
+            .fold(0.0, f64::max)
+    };
+    for solver in [SolverKind::Coloured, SolverKind::JACOBI] {
+        // 20 substeps of 1/60 s: h = 8.3e-4 s, below the pair's shear bound (9.7e-4 s).
+        let settings = SolverSettings {
+            solver,
+            substeps: 20,
+            gravity: Vector3::zeros(),
+            ..SolverSettings::default()
+        };
+        let scene = Scene::new(body.particles.clone(), settings)
+            .with_block(SceneBlock::NeoHookean(body.elastic.clone()));
+        let steps = 6;
+        let cpu = moved(&run(&mut scene.cpu().unwrap(), steps));
+        assert!(cpu < 1e-13, "{}: cpu moved {cpu:e} m", solver.short_name());
+        let Some(ctx) = ctx.clone() else { return };
+        let gpu = moved(&run(&mut scene.gpu(ctx).unwrap(), steps));
+        eprintln!(
+            "{}: at rest, cpu moved {cpu:e} m, gpu {gpu:e} m",
+            solver.short_name()
+        );
+        assert!(gpu < 1e-6, "{}: gpu moved {gpu:e} m", solver.short_name());
+    }
+}

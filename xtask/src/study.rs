@@ -213,14 +213,19 @@ pub fn truth_cells(tier: Tier) -> usize {
     }
 }
 
-/// Base substep count at `Δt = 1/60 s`: the stiffer the beam, the smaller the substep at which
-/// Gauss-Seidel starts to converge on the solver mesh (measured: at `E = 1e6` GS with
-/// `h = Δt/4` converges to an inverted state even with 200 iterations).
+/// Base substep count at `Δt = 1/60 s`: the smallest power of two whose substep is below the
+/// stable neo-Hookean pair's shear-wave bound on the solver mesh (`NeoHookeanTetConstraints`'s
+/// `max_substep`: 8.8e-3, 2.8e-3, 8.8e-4 and 2.8e-4 s at E = 1e4 … 1e7; above it the pair's
+/// shear is unstable, e.g. at `E = 1e6` Gauss–Seidel with `h = Δt/4` reached an inverted
+/// state even with 200 iterations). Every sweep uses `S ≥ S₀` at `Δt ≤ 1/60 s`, and the
+/// resolution sweep scales S with the cells, so no point of the study is refused.
 pub fn base_substeps(youngs: f64) -> usize {
-    if youngs <= 1e5 {
+    if youngs <= 1e4 {
         4
+    } else if youngs <= 1e5 {
+        8
     } else if youngs <= 1e6 {
-        16
+        32
     } else {
         64
     }
@@ -869,4 +874,40 @@ fn verdict(per: &PerYoungs, a: &Analysis, e: f64) -> String {
         fmt(rg),
         fmt(rj)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xpbd_core::SolverKind;
+
+    /// Every study point at `S₀(E)` and `Δt = 1/60 s` lies below the neo-Hookean pair's
+    /// shear-wave bound on the solver mesh, and half of `S₀` does not (the power of two is
+    /// the smallest that runs), for every E of the study.
+    #[test]
+    fn base_substeps_are_the_smallest_power_of_two_below_the_shear_bound() {
+        for e in YOUNGS {
+            let beam = beam::XpbdBeam::new(
+                &study_beam(e),
+                solver_cells(Tier::Quick),
+                SolverKind::GaussSeidel,
+                1,
+                1,
+                1,
+            )
+            .unwrap();
+            let (_, bound) = beam.sim.substep_bound().unwrap();
+            let s0 = base_substeps(e);
+            assert!(
+                DT / s0 as f64 <= bound.h,
+                "E = {e:e}: S₀ = {s0}, bound {}",
+                bound.h
+            );
+            assert!(
+                s0 <= 4 || DT / (s0 / 2) as f64 > bound.h,
+                "E = {e:e}: S₀ = {s0} could be halved (bound {})",
+                bound.h
+            );
+        }
+    }
 }

@@ -52,6 +52,15 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
     /// (1–4 get a specialised kernel with stack arrays); 0 = variable.
     const FIXED_ARITY: usize = 0;
 
+    /// `true` when constraints `2e` and `2e + 1` share a stencil and are one coupled solve: the
+    /// sweeps project them together through [`ConstraintKind::project_pair`] when they reach
+    /// constraint `2e` and do nothing at `2e + 1`. For a pair whose constraints are not each
+    /// satisfied at the energy's minimum (the stable neo-Hookean pair: `C_D = ‖F‖ = √D` at
+    /// rest, balanced only by the shifted `C_H = det F − γ`), two sequential projections from
+    /// λ = 0 pull against each other and never reach the rest state; the 2×2 solve reaches it
+    /// in one projection. The residual, energy, strain and force passes stay per constraint.
+    const PAIRED: bool = false;
+
     /// Number of constraints.
     fn len(&self) -> usize;
 
@@ -111,6 +120,32 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         h: f64,
     ) -> bool {
         false
+    }
+
+    /// The coupled XPBD projection of the pair `c = 2e`, `c + 1` of a [`ConstraintKind::PAIRED`]
+    /// kind on a private copy `xs` of their (shared) stencil: with `gⱼ = ∇Cⱼ`, `α̃ⱼ = αⱼ/h²`,
+    /// `γⱼ = αⱼβ/h`, solves the 2×2 system of XPBD eq. (26) written for both multipliers,
+    ///
+    /// ```text
+    /// Σₖ [(1 + γⱼ) Σₚ wₚ gⱼₚ·gₖₚ + δⱼₖ α̃ⱼ] Δλₖ = −Cⱼ − α̃ⱼ λⱼ − γⱼ Σₚ gⱼₚ·(xₚ − x_prev,ₚ),
+    /// ```
+    ///
+    /// scales both `Δλ` by `relax` (Jacobi; 1 for Gauss–Seidel), and moves
+    /// `xₚ += wₚ (g₀ₚ Δλ₀ + g₁ₚ Δλ₁)`. Returns whether `xs` changed. Only called for paired
+    /// kinds.
+    #[allow(unused_variables, clippy::too_many_arguments)]
+    fn project_pair(
+        &self,
+        c: usize,
+        idx: &[u32],
+        xs: &mut [Vector<D>],
+        x_prev: &[Vector<D>],
+        w: &[f64],
+        lambda: &mut [f64; 2],
+        h: f64,
+        relax: f64,
+    ) -> bool {
+        unreachable!("project_pair is only called for kinds with PAIRED = true")
     }
 
     /// An optional closed-form projection for the plain case (no damping, no relaxation, not

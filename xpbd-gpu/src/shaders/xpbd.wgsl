@@ -239,6 +239,13 @@ fn evaluate(con: Constraint, xs: ptr<function, array<vec3<f32>, 4>>, grad: ptr<f
 // times one full correction.
 fn project(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, array<f32, 4>>, jacobi: bool) -> f32 {
     let con = constraints[c];
+    if con.kind == KIND_NH_DEVIATORIC {
+        // Projected with its hydrostatic partner c − 1 (project_nh_pair).
+        return 0.0;
+    }
+    if con.kind == KIND_NH_HYDROSTATIC {
+        return project_nh_pair(c, grad, w, jacobi);
+    }
     let n = arity(con.kind);
     var xs: array<vec3<f32>, 4>;
     for (var k = 0u; k < 4u; k++) {
@@ -270,22 +277,95 @@ fn project(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, ar
     let l = lambda[c];
     var dl = (-value - alpha_tilde * l - gamma * grad_dot_dx) / denom;
     if jacobi {
-        var scale = params.omega;
-        if params.averaged != 0u {
-            var most = 1u;
-            for (var k = 0u; k < n; k++) {
-                if (*w)[k] > 0.0 {
-                    let i = con.idx[k];
-                    let row = indices[params.csr_offsets_base + i + 1u] - indices[params.csr_offsets_base + i];
-                    most = max(most, row);
-                }
-            }
-            scale = params.omega / f32(most);
-        }
-        dl *= scale;
+        dl *= jacobi_scale(con, w);
     }
     lambda[c] = l + dl;
     return dl;
+}
+
+// The relaxation s of a Jacobi update (see `project`) for the stencil of `con`.
+fn jacobi_scale(con: Constraint, w: ptr<function, array<f32, 4>>) -> f32 {
+    if params.averaged == 0u {
+        return params.omega;
+    }
+    var most = 1u;
+    for (var k = 0u; k < arity(con.kind); k++) {
+        if (*w)[k] > 0.0 {
+            let i = con.idx[k];
+            let row = indices[params.csr_offsets_base + i + 1u] - indices[params.csr_offsets_base + i];
+            most = max(most, row);
+        }
+    }
+    return params.omega / f32(most);
+}
+
+// The stable neo-Hookean pair c (hydrostatic), c + 1 (deviatoric) in one 2×2 solve
+// (NeoHookeanTetConstraints::project_pair): K Δλ = r with
+// Kⱼₖ = (1 + γⱼ) Σₚ wₚ gⱼₚ·gₖₚ + δⱼₖ α̃ⱼ, rⱼ = −Cⱼ − α̃ⱼλⱼ − γⱼ Σₚ gⱼₚ·(xₚ − x_prev,ₚ).
+// Returns 1 with the combined correction direction gₕΔλₕ + g_DΔλ_D in `grad` (so the
+// callers' xₖ += wₖ gradₖ · 1 moves both), or 0 when nothing moves.
+fn project_nh_pair(c: u32, grad: ptr<function, array<vec3<f32>, 4>>, w: ptr<function, array<f32, 4>>, jacobi: bool) -> f32 {
+    let con_h = constraints[c];
+    var con_d = constraints[c + 1u];
+    var xs: array<vec3<f32>, 4>;
+    for (var k = 0u; k < 4u; k++) {
+        let p = x[con_h.idx[k]];
+        xs[k] = p.xyz;
+        (*w)[k] = p.w;
+    }
+    var g_h: array<vec3<f32>, 4>;
+    var g_d: array<vec3<f32>, 4>;
+    let c_h = evaluate(con_h, &xs, &g_h);
+    let c_d = evaluate(con_d, &xs, &g_d);
+    let h = params.gravity_h.w;
+    let at_h = con_h.compliance / (h * h);
+    let at_d = con_d.compliance / (h * h);
+    let gm_h = con_h.compliance * con_h.damping / h;
+    let gm_d = con_d.compliance * con_d.damping / h;
+    var a_hh = 0.0;
+    var a_dd = 0.0;
+    var a_hd = 0.0;
+    var v_h = 0.0;
+    var v_d = 0.0;
+    for (var k = 0u; k < 4u; k++) {
+        a_hh += (*w)[k] * dot(g_h[k], g_h[k]);
+        a_dd += (*w)[k] * dot(g_d[k], g_d[k]);
+        a_hd += (*w)[k] * dot(g_h[k], g_d[k]);
+        if con_h.damping > 0.0 {
+            let dx = xs[k] - x_prev[con_h.idx[k]].xyz;
+            v_h += dot(g_h[k], dx);
+            v_d += dot(g_d[k], dx);
+        }
+    }
+    let k11 = (1.0 + gm_h) * a_hh + at_h;
+    let k12 = (1.0 + gm_h) * a_hd;
+    let k21 = (1.0 + gm_d) * a_hd;
+    let k22 = (1.0 + gm_d) * a_dd + at_d;
+    let gram = max(a_hh * a_dd - a_hd * a_hd, 0.0);
+    let det = (1.0 + gm_h) * (1.0 + gm_d) * gram + (1.0 + gm_h) * a_hh * at_d + (1.0 + gm_d) * a_dd * at_h + at_h * at_d;
+    if !(det > 1.17549435e-38) {
+        return 0.0;
+    }
+    let l_h = lambda[c];
+    let l_d = lambda[c + 1u];
+    let r_h = -c_h - at_h * l_h - gm_h * v_h;
+    let r_d = -c_d - at_d * l_d - gm_d * v_d;
+    var dl_h = (k22 * r_h - k12 * r_d) / det;
+    var dl_d = (k11 * r_d - k21 * r_h) / det;
+    if jacobi {
+        let s = jacobi_scale(con_h, w);
+        dl_h *= s;
+        dl_d *= s;
+    }
+    lambda[c] = l_h + dl_h;
+    lambda[c + 1u] = l_d + dl_d;
+    for (var k = 0u; k < 4u; k++) {
+        (*grad)[k] = g_h[k] * dl_h + g_d[k] * dl_d;
+    }
+    if dl_h == 0.0 && dl_d == 0.0 {
+        return 0.0;
+    }
+    return 1.0;
 }
 
 // Gauss-Seidel projection of constraint `c` in place (its stencil is exclusively ours).

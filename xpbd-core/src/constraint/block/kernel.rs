@@ -158,11 +158,61 @@ pub(super) unsafe fn run_tasks<K: ConstraintKind<D>, const D: usize>(
                 while let Some(c) =
                     kind.project_closed_form_run(&mut run, true, xs, w, lambdas, inv_h2)
                 {
-                    let mut l = lambdas.get(c);
-                    project_in_place(kind, c, xs, x_prev, w, &mut l, h, scratch);
-                    lambdas.set(c, l);
+                    project_shared(kind, c, xs, x_prev, w, lambdas, h, scratch);
                 }
             }
+        }
+    }
+}
+
+/// Gauss–Seidel projection of constraint `c` on the shared positions and multipliers: one
+/// constraint, or for a [`ConstraintKind::PAIRED`] kind the pair `c, c + 1` when `c` is even
+/// (nothing when it is odd: its partner projected it).
+///
+/// # Safety
+/// No other thread touches the positions of `c`'s stencil nor the multipliers of `c` (and of
+/// `c + 1` for a paired kind) while this runs; the stencil is in range.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn project_shared<K: ConstraintKind<D>, const D: usize>(
+    kind: &K,
+    c: usize,
+    x: DisjointSlice<'_, Vector<D>>,
+    x_prev: &[Vector<D>],
+    w: &[f64],
+    lambdas: DisjointSlice<'_, f64>,
+    h: f64,
+    scratch: &mut Vec<Vector<D>>,
+) {
+    // SAFETY (both arms): exclusive access to the stencil and the multipliers (caller).
+    unsafe {
+        if K::PAIRED {
+            if c % 2 == 1 {
+                return;
+            }
+            let idx = kind.stencil(c);
+            let n = idx.len();
+            if scratch.len() < n {
+                scratch.resize(n, Vector::<D>::zeros());
+            }
+            let xs = &mut scratch[..n];
+            for k in 0..n {
+                xs[k] = x.get(idx[k] as usize);
+            }
+            let mut l = [lambdas.get(c), lambdas.get(c + 1)];
+            if kind.project_pair(c, idx, xs, x_prev, w, &mut l, h, 1.0) {
+                for k in 0..n {
+                    if w[idx[k] as usize] > 0.0 {
+                        x.set(idx[k] as usize, xs[k]);
+                    }
+                }
+            }
+            lambdas.set(c, l[0]);
+            lambdas.set(c + 1, l[1]);
+        } else {
+            let mut l = lambdas.get(c);
+            project_in_place(kind, c, x, x_prev, w, &mut l, h, scratch);
+            lambdas.set(c, l);
         }
     }
 }

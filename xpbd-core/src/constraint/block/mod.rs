@@ -23,7 +23,7 @@ mod kernel;
 mod sync;
 
 pub use kernel::FusedBlock;
-use kernel::{project_in_place, project_local, run_tasks};
+use kernel::{project_local, project_shared, run_tasks};
 pub use sync::DisjointSlice;
 pub(crate) use sync::SpinBarrier;
 
@@ -35,6 +35,10 @@ const PARALLEL_MULTIPLIERS: usize = 16384;
 
 /// Constraints per parallel chunk in the Jacobi sweep.
 const JACOBI_CHUNK: usize = 1024;
+const _: () = assert!(
+    JACOBI_CHUNK.is_multiple_of(2),
+    "paired kinds keep partners in one chunk"
+);
 
 /// What a constraint needs to know about the current substep.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -429,18 +433,16 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
                 .kind
                 .project_closed_form_run(&mut run, false, shared, w, lambdas, inv_h2)
             {
-                let mut l = lambdas.get(c);
-                project_in_place(
+                project_shared(
                     &self.kind,
                     c,
                     shared,
                     x_prev,
                     w,
-                    &mut l,
+                    lambdas,
                     ctx.h,
                     &mut scratch,
                 );
-                lambdas.set(c, l);
             }
         }
     }
@@ -533,8 +535,9 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             corrections.resize(slots, Vector::<D>::zeros());
         }
         let corr = DisjointSlice::new(corrections);
+        // A paired kind's partners 2e, 2e + 1 fall in one chunk (JACOBI_CHUNK is even).
         let chunk_job = |chunk: usize, lchunk: &mut [f64], scratch: &mut Vec<Vector<D>>| {
-            for (k, l) in lchunk.iter_mut().enumerate() {
+            for k in 0..lchunk.len() {
                 let c = chunk * JACOBI_CHUNK + k;
                 let idx = kind.stencil(c);
                 let n = idx.len();
@@ -545,8 +548,38 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
                 for kk in 0..n {
                     xs[kk] = x[idx[kk] as usize];
                 }
-                let changed =
-                    project_local(kind, c, idx, xs, &mut grad[..n], x_prev, w, l, ctx.h, relax);
+                let changed = if K::PAIRED {
+                    if c % 2 == 0 {
+                        let mut l = [lchunk[k], lchunk[k + 1]];
+                        let changed = kind.project_pair(
+                            c,
+                            idx,
+                            xs,
+                            x_prev,
+                            w,
+                            &mut l,
+                            ctx.h,
+                            relax.factor(idx, w),
+                        );
+                        [lchunk[k], lchunk[k + 1]] = l;
+                        changed
+                    } else {
+                        false
+                    }
+                } else {
+                    project_local(
+                        kind,
+                        c,
+                        idx,
+                        xs,
+                        &mut grad[..n],
+                        x_prev,
+                        w,
+                        &mut lchunk[k],
+                        ctx.h,
+                        relax,
+                    )
+                };
                 let base = slot_offsets[c] as usize;
                 for kk in 0..n {
                     let d = if changed {
