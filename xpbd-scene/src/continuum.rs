@@ -58,7 +58,7 @@ pub struct ContinuumSpec {
     /// Particle spacing Δx (m).
     pub spacing: f64,
     /// Initial velocity of every particle (m/s).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::array")]
     pub velocity: [f64; 3],
     /// Particles inside this box are pinned (inverse mass 0; e.g. a cantilever's clamp).
     #[serde(default)]
@@ -93,8 +93,10 @@ impl ContinuumSpec {
 #[serde(deny_unknown_fields)]
 pub struct BoxSpec {
     /// Minimum corner (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub min: [f64; 3],
     /// Maximum corner (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub max: [f64; 3],
 }
 
@@ -109,11 +111,14 @@ impl BoxSpec {
 #[serde(deny_unknown_fields)]
 pub struct GripSpec {
     /// Minimum corner (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub min: [f64; 3],
     /// Maximum corner (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub max: [f64; 3],
     /// Velocity of the gripped particles (m/s): before every step of Δt each gets the
     /// kinematic target x + Δt·velocity (reached at the end of the step, linearly over substeps).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub velocity: [f64; 3],
 }
 

@@ -64,7 +64,7 @@ pub struct FluidSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bulk_modulus: Option<f64>,
     /// Initial velocity of every particle (m/s).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::array")]
     pub velocity: [f64; 3],
     /// Vorticity confinement ε (dimensionless, ≥ 0; 0 = off;
     /// [`xpbi_continuum::fluid`]: a = ε Δx |ω| (N × ω)).

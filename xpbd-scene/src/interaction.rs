@@ -65,6 +65,7 @@ pub const DEFAULT_BODY_FRICTION: f64 = 0.5;
 #[serde(deny_unknown_fields)]
 pub struct InteractionSpec {
     /// The two bodies, by name (a body's `name`, or its field such as `cloth[0]`).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub bodies: [String; 2],
     /// Coulomb friction μ between them (static = kinetic; default [`DEFAULT_BODY_FRICTION`]).
     #[serde(default)]

@@ -180,6 +180,7 @@ pub mod continuum;
 pub mod desc;
 pub mod emitter;
 pub mod error;
+mod exact;
 pub mod export;
 pub mod fluid;
 pub mod import;

@@ -19,13 +19,16 @@ pub enum ExcludeSpec {
     /// The open box `(min, max)`.
     Box {
         /// Minimum corner (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         min: [f64; 3],
         /// Maximum corner (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         max: [f64; 3],
     },
     /// The open ball `|x − center| < radius`.
     Ball {
         /// Centre (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         center: [f64; 3],
         /// Radius (m).
         radius: f64,
@@ -41,6 +44,7 @@ pub enum ExcludeSpec {
 #[serde(deny_unknown_fields)]
 pub struct HalfSpaceSpec {
     /// Outward normal of the kept side (non-zero).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub normal: [f64; 3],
     /// Offset (m × |normal|).
     pub offset: f64,
@@ -106,6 +110,7 @@ impl ExcludeSpec {
 #[serde(deny_unknown_fields)]
 pub struct NozzleSpec {
     /// Centre of the exit plane (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub exit: [f64; 3],
     /// Outlet radius a (m).
     pub radius: f64,
@@ -136,13 +141,16 @@ pub enum RegionSpec {
     /// The box `[min, max]`.
     Box {
         /// Minimum corner (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         min: [f64; 3],
         /// Maximum corner (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         max: [f64; 3],
     },
     /// The open ball `|x − center| < radius`.
     Ball {
         /// Centre (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         center: [f64; 3],
         /// Radius (m).
         radius: f64,
@@ -150,6 +158,7 @@ pub enum RegionSpec {
     /// A vertical (z) cylinder standing on `base` (the centre of its bottom disc).
     Cylinder {
         /// Centre of the bottom disc (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         base: [f64; 3],
         /// Radius (m).
         radius: f64,

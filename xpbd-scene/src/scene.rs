@@ -124,6 +124,7 @@ pub struct SolverSection {
     /// `{ kind = "jacobi", omega = 1.0, averaged = true }`.
     pub method: SolverKind,
     /// Gravity (m/s²).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub gravity: [f64; 3],
     /// Global velocity damping k (1/s).
     pub velocity_damping: f64,
@@ -219,14 +220,16 @@ pub struct ClothSpec {
     /// Material name (needs `thickness`).
     pub material: String,
     /// Particles along x and y (each ≥ 2).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub resolution: [usize; 2],
     /// Extent along x and y (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub size: [f64; 2],
     /// Position of particle (0, 0) (m).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::array")]
     pub origin: [f64; 3],
     /// Grid coordinates `[i, j]` of pinned particles.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::vec_of_arrays")]
     pub pins: Vec<[usize; 2]>,
     /// Bending model.
     #[serde(default)]
@@ -245,8 +248,10 @@ pub struct RopeSpec {
     /// Number of links (≥ 1).
     pub links: usize,
     /// First particle (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub start: [f64; 3],
     /// Last particle (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub end: [f64; 3],
     /// Cross-section radius r (m): area π r² for mass and compliance α = l₀/(E π r²).
     pub radius: f64,
@@ -265,11 +270,13 @@ pub struct SoftBoxSpec {
     /// Material name (needs `youngs`).
     pub material: String,
     /// Extent (m).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub size: [f64; 3],
     /// Hexahedral cells per axis (each split into 6 tets).
+    #[serde(deserialize_with = "crate::exact::array")]
     pub cells: [usize; 3],
     /// Minimum corner (m).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::array")]
     pub origin: [f64; 3],
     /// Pin every particle with x ≤ origin.x + this (m); absent = no pins.
     pub pin_x_below: Option<f64>,
@@ -299,7 +306,7 @@ pub struct MeshSpec {
     /// Cloth or soft body.
     pub kind: MeshKind,
     /// Translation applied to every vertex (m).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::array")]
     pub translate: [f64; 3],
     /// Uniform scale applied before translation.
     #[serde(default = "unit")]
@@ -320,6 +327,7 @@ pub enum ShapeSpec {
     /// The half-space `n·x ≤ offset` (ground for n = z).
     Plane {
         /// Outward normal.
+        #[serde(deserialize_with = "crate::exact::array")]
         normal: [f64; 3],
         /// Offset along the normal (m).
         offset: f64,
@@ -332,6 +340,7 @@ pub enum ShapeSpec {
     /// An axis-aligned box.
     Box {
         /// Half extents (m).
+        #[serde(deserialize_with = "crate::exact::array")]
         half_extents: [f64; 3],
     },
     /// A capsule along x.
@@ -373,12 +382,12 @@ pub struct ColliderSpec {
     /// e.g. `shape = { sphere = { radius = 0.3 } }`.
     pub shape: ShapeSpec,
     /// Centre / translation of the local frame (m).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::array")]
     pub center: [f64; 3],
     /// Orientation of the local frame as rotations about the world axes, in degrees:
     /// `[rx, ry, rz]` gives R = R_z(rz) R_y(ry) R_x(rx) (x first; e.g. `[0, 60, 0]` tilts a box
     /// wall 60° about y). Each angle must be finite with |angle| ≤ 360.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::exact::array")]
     pub rotation_deg: [f64; 3],
     /// Coulomb friction coefficient μ (static = kinetic).
     #[serde(default)]
@@ -388,7 +397,11 @@ pub struct ColliderSpec {
     pub restitution: f64,
     /// Velocity (m/s) of a kinematic collider, which translates at it from the start (a
     /// bulldozer blade, a piston); absent or zero: static.
-    #[serde(default, skip_serializing_if = "is_zero3")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_zero3",
+        deserialize_with = "crate::exact::array"
+    )]
     pub velocity: [f64; 3],
 }
 

@@ -127,7 +127,7 @@ impl FrictionCone {
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(from = "[f64; 4]", into = "[f64; 4]")
+    serde(try_from = "Vec<f64>", into = "[f64; 4]")
 )]
 pub struct KlarHardening {
     /// h₀ (degrees).
@@ -143,6 +143,19 @@ pub struct KlarHardening {
 impl From<[f64; 4]> for KlarHardening {
     fn from([h0, h1, h2, h3]: [f64; 4]) -> Self {
         Self { h0, h1, h2, h3 }
+    }
+}
+
+/// `[h₀, h₁, h₂, h₃]` read from a list, refusing any other length (a fixed-size array would
+/// drop a fifth element without a word).
+impl TryFrom<Vec<f64>> for KlarHardening {
+    type Error = String;
+
+    fn try_from(h: Vec<f64>) -> Result<Self, String> {
+        let n = h.len();
+        <[f64; 4]>::try_from(h).map(Self::from).map_err(|_| {
+            format!("invalid length {n}, expected exactly 4 elements [h0, h1, h2, h3]")
+        })
     }
 }
 
