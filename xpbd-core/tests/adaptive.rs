@@ -36,6 +36,7 @@ impl ConstraintKind<2> for Cfl {
             h: self.length / v,
             rule: "test CFL",
             particle: Some(i),
+            travel: None,
         })
     }
 }

@@ -410,10 +410,13 @@ fn a_step_over_the_cfl_bound_is_refused_before_it_runs() {
     else {
         panic!("{e}")
     };
-    // Bound = cfl · Δx / max|v| = 0.4 · 0.01 m / 100 m/s = 4e-5 s < Δt = 1e-4 s, set by
-    // particle 5 (substeps = 1 in this scene).
+    // Bound: h (max|v| + |g| h) = cfl · Δx with 0.4 · 0.01 m and 100 m/s, 4e-5 s less a
+    // part in 10⁷ for the fall under gravity, < Δt = 1e-4 s, set by particle 5 (substeps = 1
+    // in this scene).
     assert_eq!((h, block_name, particle), (1e-4, "xpbi", Some(5)));
-    assert!((bound - 4e-5).abs() < 1e-18, "{bound}");
+    let (d, v) = (0.4 * 0.01, 100.0_f64);
+    let expected = 2.0 * d / (v + (v * v + 4.0 * 9.81 * d).sqrt());
+    assert!((bound - expected).abs() < 1e-18 && bound < 4e-5, "{bound}");
     assert_eq!(s.sim.particles().x, x);
     assert_eq!(s.frame, 1);
 }
@@ -662,4 +665,31 @@ fn sweep_picks_the_colouring_and_rejects_unknown_orders() {
         }
         other => panic!("expected a syntax error, got {other:?}"),
     }
+}
+
+/// A sand block at rest on the ground, one adaptive frame of 0.5 s: at rest the speed alone
+/// bounds nothing, and the block took one step of 0.5 s and ended centimetres under the
+/// ground. The CFL bound counts the fall within a substep, `h (max|v| + |g| h) ≤ cfl Δx`, so
+/// the first step is at most `√(cfl Δx / |g|)` and the block stays on the ground.
+#[test]
+fn a_block_at_rest_under_gravity_takes_steps_its_fall_allows() {
+    let text = BASE.replace("dt = 1e-4", "dt = 0.5").replace(
+        "spacing = 0.01\n",
+        "spacing = 0.01\n[contacts]\nradius = 0.005\n\
+         [[collider]]\nshape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.0 } }\n",
+    );
+    let mut s = build(&text).unwrap();
+    let (_, bound) = s.sim.substep_bound().unwrap();
+    let expected = (0.4 * 0.01 / 9.81_f64).sqrt();
+    assert!((bound.h - expected).abs() < 1e-12 * expected, "{bound:?}");
+    s.advance_frame().unwrap();
+    assert!(s.steps.steps >= 25, "{:?}", s.steps);
+    let lowest = s
+        .sim
+        .particles()
+        .x
+        .iter()
+        .map(|x| x.z)
+        .fold(f64::INFINITY, f64::min);
+    assert!(lowest > 0.005 - 2e-3, "the block sank to {lowest} m");
 }

@@ -680,14 +680,16 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
         Some(&self.schedule)
     }
     /// `h ≤ 0.4 Δx / max|v|` over the fluid: a particle moves at most 0.4Δx in a substep, so
-    /// the neighbour lists built at its start stay those of its end (the bound XPBI uses).
+    /// the neighbour lists built at its start stay those of its end (the bound XPBI uses); a
+    /// travel bound, to which the simulation adds the acceleration.
     fn max_substep(&self, particles: &Particles<D>) -> Option<SubstepBound> {
         let (fastest, max_speed) = crate::continuum::fastest_member(&self.members, particles);
-        Some(SubstepBound {
-            h: FLUID_CFL * self.settings.spacing / max_speed,
-            rule: "fluid CFL bound 0.4 · spacing / max |v|",
-            particle: fastest,
-        })
+        Some(SubstepBound::travel(
+            FLUID_CFL * self.settings.spacing,
+            max_speed,
+            "fluid CFL bound h (max |v| + |a| h) ≤ 0.4 · spacing",
+            fastest,
+        ))
     }
 }
 

@@ -37,6 +37,63 @@ pub struct SubstepBound {
     pub rule: &'static str,
     /// The particle that sets the bound (e.g. the fastest), if one does.
     pub particle: Option<usize>,
+    /// For a bound on how far a particle travels in a substep (a CFL bound), that distance
+    /// `d` (m) and the speed `s` (m/s) it was divided by: `h = d / s`. The simulation then adds
+    /// the acceleration a particle gains within the substep ([`SubstepBound::accelerated`]),
+    /// which a bound on the speed at the start alone misses (at rest, any step would do).
+    pub travel: Option<Travel>,
+}
+
+/// The distance and speed of a travel bound (see [`SubstepBound::travel`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Travel {
+    /// The largest distance a particle may move in a substep (m).
+    pub distance: f64,
+    /// The largest particle speed at the start of the substep (m/s).
+    pub speed: f64,
+}
+
+impl SubstepBound {
+    /// A travel bound `h = distance / speed`.
+    pub fn travel(distance: f64, speed: f64, rule: &'static str, particle: Option<usize>) -> Self {
+        Self {
+            h: distance / speed,
+            rule,
+            particle,
+            travel: Some(Travel { distance, speed }),
+        }
+    }
+
+    /// The bound with an acceleration of at most `a` (m/s²) during the substep: a particle
+    /// moves at most `h s + h² a` (symplectic Euler: `v ← v + h a`, `x ← x + h v`), so the
+    /// largest substep solves `a h² + s h = d`:
+    ///
+    /// ```text
+    /// h = 2d / (s + √(s² + 4 a d))
+    /// ```
+    ///
+    /// (the cancellation-free root; `d / s` for `a = 0`, `√(d/a)` at rest). Bounds that are not
+    /// travel bounds are returned unchanged.
+    ///
+    /// ```
+    /// use xpbd_core::constraint::SubstepBound;
+    /// let b = SubstepBound::travel(0.004, 0.0, "cfl", None);
+    /// assert_eq!(b.h, f64::INFINITY);
+    /// let g = b.accelerated(9.81);
+    /// assert!((g.h - (0.004f64 / 9.81).sqrt()).abs() < 1e-15);
+    /// let moving = SubstepBound::travel(0.004, 2.0, "cfl", None);
+    /// assert_eq!(moving.accelerated(0.0).h, 0.002);
+    /// assert!(moving.accelerated(9.81).h < 0.002);
+    /// ```
+    pub fn accelerated(self, a: f64) -> Self {
+        match self.travel {
+            Some(Travel { distance, speed }) if a > 0.0 => Self {
+                h: 2.0 * distance / (speed + (speed * speed + 4.0 * a * distance).sqrt()),
+                ..self
+            },
+            _ => self,
+        }
+    }
 }
 
 /// The maths of one kind of constraint. See the module docs.

@@ -296,6 +296,7 @@ impl<const D: usize> ConstraintKind<D> for NeoHookeanTetConstraints<D> {
             h: 1.8 / rate.sqrt(),
             rule: "shear waves of the stable neo-Hookean pair: h ≤ 1.8/ω, ω² = μ·2λ_max(Σ∇∇ᵀ)·w·v",
             particle: Some(p),
+            travel: None,
         })
     }
 

@@ -9,7 +9,9 @@
 //!
 //! with `S` the substeps per step and `h_b` the substep bound a block declares
 //! ([`ConstraintKind::max_substep`](crate::constraint::ConstraintKind::max_substep), e.g.
-//! XPBI's CFL bound `cfl · Δx / max|v|`). Dividing the time left evenly instead of taking
+//! XPBI's CFL bound `cfl · Δx / max|v|`, to which the largest acceleration `a = maxᵢ|g + wᵢfᵢ|`
+//! is added for travel bounds: `h (max|v| + a h) ≤ cfl · Δx`,
+//! [`SubstepBound::accelerated`](crate::constraint::SubstepBound::accelerated)). Dividing the time left evenly instead of taking
 //! `Δt_cap` and a remainder avoids a last sliver of a step, and when `T_left ≤ Δt_cap` the step
 //! is `T_left` exactly, so a span of one fixed step under every bound is that step, bit for
 //! bit. Every input is a deterministic function of the state (the bounds are maxima, which do
@@ -114,8 +116,9 @@ impl<const D: usize> Simulation<D> {
     /// index (`None` when no block declares one). See [`crate::constraint::ConstraintKind::max_substep`].
     pub fn substep_bound(&self) -> Option<(usize, SubstepBound)> {
         let mut best: Option<(usize, SubstepBound)> = None;
+        let mut accel = None;
         for (i, b) in self.blocks.iter().enumerate() {
-            if let Some(bound) = b.max_substep(&self.particles)
+            if let Some(bound) = self.block_bound(b.as_ref(), &mut accel)
                 && best.is_none_or(|(_, old)| bound.h < old.h || bound.h.is_nan())
             {
                 best = Some((i, bound));
@@ -124,12 +127,44 @@ impl<const D: usize> Simulation<D> {
         best
     }
 
+    /// Block `b`'s substep bound, a travel bound with the largest acceleration of a free
+    /// particle added ([`SubstepBound::accelerated`]), computed once into `accel`.
+    fn block_bound(
+        &self,
+        b: &dyn crate::constraint::ConstraintSet<D>,
+        accel: &mut Option<f64>,
+    ) -> Option<SubstepBound> {
+        let bound = b.max_substep(&self.particles)?;
+        if bound.travel.is_none() {
+            return Some(bound);
+        }
+        let a = *accel.get_or_insert_with(|| self.max_acceleration());
+        Some(bound.accelerated(a))
+    }
+
+    /// `maxᵢ |g + wᵢ fᵢ|` over the free particles: the largest acceleration the substep's
+    /// prediction gives (`v ← v + h (g + w f)`); `|g|` when no force is applied.
+    pub fn max_acceleration(&self) -> f64 {
+        let p = &self.particles;
+        let g = self.settings.gravity;
+        let mut a2 = 0.0_f64;
+        let mut any_free = false;
+        for (f, &w) in p.force.iter().zip(&p.inv_mass) {
+            if w > 0.0 {
+                any_free = true;
+                a2 = a2.max((g + f * w).norm_squared());
+            }
+        }
+        if any_free { a2.sqrt() } else { 0.0 }
+    }
+
     /// Refuses a substep `h` above a block's bound (nothing is changed): the check
     /// [`Simulation::step`] makes first, for a caller that must know before it changes
     /// anything (kinematic targets, emitters) whether a step of `h · substeps` would run.
     pub fn check_substep_bounds(&self, h: f64) -> Result<(), StepError> {
+        let mut accel = None;
         for (i, b) in self.blocks.iter().enumerate() {
-            if let Some(bound) = b.max_substep(&self.particles)
+            if let Some(bound) = self.block_bound(b.as_ref(), &mut accel)
                 && (h > bound.h || bound.h.is_nan())
             {
                 return Err(over_bound(h, i, b.name(), bound));

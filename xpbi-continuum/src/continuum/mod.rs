@@ -870,14 +870,16 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
         true
     }
 
-    /// XPBI's CFL bound ([`XpbiContinuum::cfl_bound`], [`XpbiSettings::cfl`]).
+    /// XPBI's CFL bound ([`XpbiContinuum::cfl_bound`], [`XpbiSettings::cfl`]), a travel bound:
+    /// the simulation adds the acceleration ([`xpbd_core::constraint::SubstepBound::accelerated`]).
     fn max_substep(&self, particles: &Particles<D>) -> Option<xpbd_core::constraint::SubstepBound> {
-        let (h, particle, _) = self.cfl_bound(particles);
-        Some(xpbd_core::constraint::SubstepBound {
-            h,
-            rule: "XPBI CFL bound cfl · spacing / max |v|",
+        let (_, particle, speed) = self.cfl_bound(particles);
+        Some(xpbd_core::constraint::SubstepBound::travel(
+            self.settings.cfl * self.settings.spacing,
+            speed,
+            "XPBI CFL bound h (max |v| + |a| h) ≤ cfl · spacing",
             particle,
-        })
+        ))
     }
 
     fn own_schedule(&self) -> Option<&Schedule> {
