@@ -108,15 +108,20 @@ fn sha256(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
-/// The files `scene` (loaded from `scene_path`) reads when built: every `[[mesh]]` path,
-/// joined to the scene file's folder as `build_scene` does, and for TetGen `.node` files the
-/// `.ele` beside it (as `import::import_mesh` reads it).
+/// The files `scene` (loaded from `scene_path`) reads when built: every mesh collider's and
+/// every `[[mesh]]` path, joined to the scene file's folder as `build_scene` does, and for
+/// TetGen `.node` files the `.ele` beside it (as `import::import_mesh` reads it).
 pub fn referenced_files(scene: &SceneDesc, scene_path: &Path) -> Vec<PathBuf> {
     let folder = scene_path
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
     let mut files = Vec::new();
+    for c in &scene.collider {
+        if let crate::scene::ShapeSpec::Mesh { path, .. } = &c.shape {
+            files.push(folder.join(path));
+        }
+    }
     for m in &scene.mesh {
         let path = folder.join(&m.path);
         let node = path

@@ -399,6 +399,17 @@ pub enum RunError {
     /// A checkpoint could not be written.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    /// Another run is writing into the same output folder (it holds `lock`); two runs into one
+    /// folder would overwrite each other's frames and record.
+    #[error(
+        "output folder {dir} is in use by another run (it holds {lock}); wait for it to finish or choose another folder"
+    )]
+    FolderInUse {
+        /// The output folder.
+        dir: PathBuf,
+        /// The lock file the other run holds.
+        lock: PathBuf,
+    },
 }
 
 /// `":LINE"` for a known line, nothing for 0.

@@ -159,6 +159,67 @@ impl RunManifest {
     }
 }
 
+/// An output folder held by one run: an exclusive advisory lock (`flock`) on `DIR/.run.lock`,
+/// taken before anything is written and released, with the file removed, when the run ends
+/// (an aborted run's lock is released by the operating system, so a stale file does not
+/// block). A second run into the same folder, in this process or another, is refused with
+/// [`RunError::FolderInUse`] instead of overwriting the first run's frames and record.
+#[derive(Debug)]
+pub struct OutputLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl OutputLock {
+    /// The lock file's name inside the output folder.
+    pub const FILE: &'static str = ".run.lock";
+
+    /// Locks `dir` (which must exist), or refuses if another run holds it.
+    ///
+    /// ```
+    /// use xpbd_scene::runner::OutputLock;
+    /// let dir = std::env::temp_dir().join(format!("xpbd-lock-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let held = OutputLock::acquire(&dir).unwrap();
+    /// assert!(OutputLock::acquire(&dir).is_err()); // a second run into the same folder
+    /// drop(held);
+    /// assert!(OutputLock::acquire(&dir).is_ok());
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn acquire(dir: &Path) -> Result<Self, RunError> {
+        let path = dir.join(Self::FILE);
+        let io = |e: std::io::Error| {
+            RunError::Export(ExportError::Io {
+                file: path.clone(),
+                message: e.to_string(),
+            })
+        };
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Self { file, path }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(RunError::FolderInUse {
+                dir: dir.to_path_buf(),
+                lock: path,
+            }),
+            Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
+        }
+    }
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        // Remove first, then unlock by closing: a run starting in between finds the old file
+        // locked or no file at all, never an unlocked file about to vanish under it.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
 /// Makes `dir` a folder to write into: creates it (and its parents) if missing; refuses a path
 /// that is a file, or lies under one, with the path ([`ExportError::NotADirectory`]).
 pub fn prepare_dir(dir: &Path) -> Result<(), ExportError> {
@@ -283,6 +344,7 @@ pub fn run_with<S: FrameStepper + ?Sized>(
     mut on_frame: impl FnMut(usize),
 ) -> Result<RunOutcome, RunError> {
     prepare_dir(dir)?;
+    let _lock = OutputLock::acquire(dir)?;
     let scene = stepper.built();
     let sha = source.map(|s| hex(&Sha256::digest(s.text.as_bytes())));
     let start = scene.frame;

@@ -142,3 +142,28 @@ fn bad_mesh_collider_numbers_are_refused_by_field() {
         );
     }
 }
+
+/// A checkpoint fingerprints a mesh collider's file like a mesh body's: an edited `box.obj`
+/// (here only a comment added) is refused on resume with the collider's path, instead of
+/// resuming silently against another shape; the unedited file restores.
+#[test]
+fn a_checkpoint_refuses_an_edited_collider_mesh() {
+    use xpbd_scene::checkpoint::Checkpoint;
+    let dir = common::tmp_dir("mesh-collider-ckpt");
+    let obj = box_obj(&dir);
+    let text = rope_over("mesh = { path = 'box.obj', cell = 0.02 }");
+    let mut s = build(&dir, &text).unwrap();
+    s.advance_frame().unwrap();
+    let c = Checkpoint::capture(&s, &text, &dir.join("scene.toml"));
+    let listed: Vec<_> = c.meshes.iter().map(|m| m.path.clone()).collect();
+    assert_eq!(listed, [obj.clone()]);
+    c.restore().unwrap();
+    let mut edited = std::fs::read_to_string(&obj).unwrap();
+    edited += "# edited\n";
+    std::fs::write(&obj, edited).unwrap();
+    let e = c.restore().unwrap_err();
+    assert!(
+        matches!(&e, xpbd_scene::CheckpointError::MeshChanged { mesh, .. } if *mesh == obj),
+        "{e}"
+    );
+}

@@ -167,3 +167,34 @@ fn vtk_mesh_cells_keep_their_stretch_ratio() {
     assert!(ratios.iter().any(|r| (r - 1.0).abs() > 1e-6));
     assert!(!data.point.contains_key("det_F") && data.point.contains_key("inv_mass"));
 }
+
+/// Two runs into one output folder: while the first holds the folder, the second is refused
+/// with the folder and the lock named, and nothing of the first run's is touched; when the
+/// first ends the lock file is gone and the folder can be reused. (Both runs used to write,
+/// and the first run's frames and record were lost.)
+#[test]
+fn a_second_run_into_a_folder_in_use_is_refused() {
+    let dir = common::tmp_dir("run-lock");
+    let mut s = BuiltScene::load(&common::scenes_dir().join("hanging_chain.toml")).unwrap();
+    s.scene.time.frames = 2;
+    let held = xpbd_scene::runner::OutputLock::acquire(&dir).unwrap();
+    std::fs::write(dir.join("frame_00000.vtk"), "the first run's frame").unwrap();
+    let e = xpbd_scene::runner::run(&mut s, &dir, |_| {}).unwrap_err();
+    assert!(
+        matches!(&e, xpbd_scene::RunError::FolderInUse { dir: d, .. } if *d == dir),
+        "{e}"
+    );
+    assert!(e.to_string().contains("in use by another run"), "{e}");
+    assert_eq!(s.frame, 0, "nothing was stepped");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("frame_00000.vtk")).unwrap(),
+        "the first run's frame"
+    );
+    drop(held);
+    assert!(
+        !dir.join(".run.lock").exists(),
+        "the lock file goes with its run"
+    );
+    xpbd_scene::runner::run(&mut s, &dir, |_| {}).unwrap();
+    assert!(!dir.join(".run.lock").exists());
+}
