@@ -871,6 +871,7 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
                 .set_radii(radii)
                 .map_err(SceneError::contact_at(file, "contacts".into()))?;
         }
+        crate::interaction::check_outside_colliders(sim.particles(), &contacts, &bodies, file)?;
         handles.push(AnyBlock::Contacts(
             sim.add_constraints(contacts)
                 .map_err(SceneError::build_at(file, "contacts".into()))?,

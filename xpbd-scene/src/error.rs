@@ -94,6 +94,28 @@ pub enum SceneError {
         /// Their contact distance r_p + r_q (m).
         required: f64,
     },
+    /// A particle's centre starts inside a collider's solid, which the contact would push
+    /// out through the whole depth in one substep.
+    #[error(
+        "{file}: {field} particle {particle} starts inside {collider}, {} m below its surface \
+         (contact radius {required:e} m; a body must start outside every collider; move the \
+         body or the collider)",
+        -distance
+    )]
+    InsideCollider {
+        /// The scene file.
+        file: PathBuf,
+        /// The body's field.
+        field: String,
+        /// The particle (index within the body).
+        particle: usize,
+        /// The collider's field, e.g. `collider[0]`.
+        collider: String,
+        /// The particle's signed distance to the collider's surface (m; < 0 inside).
+        distance: f64,
+        /// The particle's contact radius (m).
+        required: f64,
+    },
     /// A particle of a body that touches a cloth starts inside the cloth's thickness.
     #[error(
         "{file}: {other} particle {other_particle} starts {distance:e} m from a triangle of \

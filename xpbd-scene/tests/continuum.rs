@@ -693,3 +693,52 @@ fn a_block_at_rest_under_gravity_takes_steps_its_fall_allows() {
         .fold(f64::INFINITY, f64::min);
     assert!(lowest > 0.005 - 2e-3, "the block sank to {lowest} m");
 }
+
+/// A body that starts inside a collider is refused when the scene is built, naming the body,
+/// its particle, the collider and the depth, as bodies inside bodies are (it was ejected at
+/// hundreds of m/s: sand inside a sphere at 183 m/s, below the ground at 446 m/s). Resting
+/// at the contact radius, as a lattice on the ground does, or within it (a soft box's
+/// vertices on the ground) is not inside.
+#[test]
+fn a_body_starting_inside_a_collider_is_refused() {
+    let with = |collider: &str| {
+        BASE.replace(
+            "spacing = 0.01\n",
+            &format!("spacing = 0.01\n[contacts]\nradius = 0.005\n[[collider]]\n{collider}\n"),
+        )
+    };
+    // The block's lowest layer sits at z = ½Δx = the contact radius, or 1 mm within it:
+    // accepted.
+    build(&with(
+        "shape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.0 } }",
+    ))
+    .unwrap();
+    build(&with(
+        "shape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.001 } }",
+    ))
+    .unwrap();
+    for collider in [
+        "shape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.02 } }",
+        "shape = { sphere = { radius = 0.01 } }\ncenter = [0.02, 0.02, 0.02]",
+    ] {
+        let e = build(&with(collider)).err().expect("refused");
+        let SceneError::InsideCollider {
+            field,
+            collider,
+            distance,
+            required,
+            ..
+        } = &e
+        else {
+            panic!("expected InsideCollider, got {e}");
+        };
+        assert_eq!(
+            (field.as_str(), collider.as_str()),
+            ("continuum[0]", "collider[0]"),
+            "{e}"
+        );
+        // First particle found inside, not the deepest: at least a millimetre into the sphere.
+        assert!(*distance < -1e-3 && *required == 0.005, "{e}");
+        assert!(e.to_string().contains("below its surface"), "{e}");
+    }
+}
