@@ -721,7 +721,7 @@ fn a_body_starting_inside_a_collider_is_refused() {
         "shape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.02 } }",
         "shape = { sphere = { radius = 0.01 } }\ncenter = [0.02, 0.02, 0.02]",
     ] {
-        let e = build(&with(collider)).err().expect("refused");
+        let e = build(&with(collider)).expect_err("refused");
         let SceneError::InsideCollider {
             field,
             collider,

@@ -156,7 +156,7 @@ fn a_checkpoint_refuses_an_edited_collider_mesh() {
     s.advance_frame().unwrap();
     let c = Checkpoint::capture(&s, &text, &dir.join("scene.toml"));
     let listed: Vec<_> = c.meshes.iter().map(|m| m.path.clone()).collect();
-    assert_eq!(listed, [obj.clone()]);
+    assert_eq!(listed, std::slice::from_ref(&obj));
     c.restore().unwrap();
     let mut edited = std::fs::read_to_string(&obj).unwrap();
     edited += "# edited\n";

@@ -238,7 +238,7 @@ impl<const D: usize> ConstraintKind<D> for NeoHookeanTetConstraints<D> {
             + (1.0 + gamma[0]) * a_hh * alpha_tilde[1]
             + (1.0 + gamma[1]) * a_dd * alpha_tilde[0]
             + alpha_tilde[0] * alpha_tilde[1];
-        if !(det > f64::MIN_POSITIVE) {
+        if det.is_nan() || det <= f64::MIN_POSITIVE {
             return false;
         }
         let r_h = -c_h - alpha_tilde[0] * lambda[0] - gamma[0] * v_h;

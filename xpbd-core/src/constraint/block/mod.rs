@@ -549,7 +549,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
                     xs[kk] = x[idx[kk] as usize];
                 }
                 let changed = if K::PAIRED {
-                    if c % 2 == 0 {
+                    if c.is_multiple_of(2) {
                         let mut l = [lchunk[k], lchunk[k + 1]];
                         let changed = kind.project_pair(
                             c,
