@@ -565,12 +565,11 @@ fn key_figures(s: &Summary) -> BTreeMap<String, f64> {
                 }
             }
         }
-        for sr in a.substeps.iter().chain(&a.iterations) {
-            let fam = if a.substeps.contains(sr) {
-                "substeps"
-            } else {
-                "iterations"
-            };
+        // The family by position, not by `contains`: a series holding a NaN (a diverged
+        // point) is not equal to itself, and was filed under the other family.
+        let families = (a.substeps.iter().map(|sr| ("substeps", sr)))
+            .chain(a.iterations.iter().map(|sr| ("iterations", sr)));
+        for (fam, sr) in families {
             let e = format!("{:.0e}", sr.youngs);
             if let Some(y) = sr.y.last().filter(|y| y.is_finite()) {
                 k.insert(format!("error.{fam}.{}.E{e}", sr.method), *y);
