@@ -108,6 +108,16 @@ pub enum StepError {
         rule: &'static str,
         particle: Option<usize>,
     },
+    /// A span of [`crate::Simulation::advance`] would take more than
+    /// [`crate::simulation::MAX_STEPS_PER_SPAN`] steps; nothing was changed.
+    #[error(
+        "{remaining:.3e} s would take {steps:.3e} steps (at most 1e6 per span), set by {cause}; nothing was changed"
+    )]
+    TooManySteps {
+        remaining: f64,
+        steps: f64,
+        cause: String,
+    },
     /// [`crate::Simulation::advance`] halved a failing step its allowed number of times and
     /// the step still failed; the state is that of the start of the failing step.
     #[error(

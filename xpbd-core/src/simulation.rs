@@ -4,7 +4,7 @@ mod adaptive;
 mod fused;
 mod passes;
 
-pub use adaptive::{AdaptiveStepping, AdvanceReport};
+pub use adaptive::{AdaptiveStepping, AdvanceReport, MAX_STEPS_PER_SPAN};
 
 use std::marker::PhantomData;
 

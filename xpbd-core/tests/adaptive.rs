@@ -167,3 +167,30 @@ fn bad_stepping_settings_are_refused() {
     );
     assert_eq!(sim.time(), 0.0);
 }
+
+/// A span that would take more than 10⁶ steps (a cap far below the span, or a state whose
+/// bound asks for steps that small) is refused before any step, naming what sets the step,
+/// with nothing changed: the work a span does is bounded, it never hangs.
+#[test]
+fn a_span_of_more_than_a_million_steps_is_refused_with_its_cause() {
+    let mut sim = falling(2.0, 1);
+    let x0 = sim.particles().x.clone();
+    let e = sim
+        .advance(1.0, &AdaptiveStepping::new(1e-12), |_, _| {})
+        .unwrap_err();
+    assert!(
+        matches!(&e, StepError::TooManySteps { steps, .. } if *steps > 1e6),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("dt_max = 1.000e-12"), "{e}");
+    // The bound: 0.01 m / 1e9 m/s = 1e-11 s, 1e11 steps for one second.
+    let mut fast = falling(1e9, 1);
+    let e = fast
+        .advance(1.0, &AdaptiveStepping::new(1.0), |_, _| {})
+        .unwrap_err();
+    assert!(e.to_string().contains("test CFL, set by particle 1"), "{e}");
+    assert_eq!(sim.particles().x, x0);
+    assert_eq!(sim.time(), 0.0);
+    // 10⁶ steps exactly is allowed (here: the span at the cap, not run to the end).
+    assert!(sim.next_step_size(1e-6, 1e-12).is_ok());
+}

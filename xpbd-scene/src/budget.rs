@@ -20,6 +20,13 @@
 //! A scene over the budget is refused with [`SceneError::TooLarge`], which names the field
 //! of the largest part, its value and both figures; the alternative is the allocator's
 //! `memory allocation of N bytes failed` abort, which names nothing.
+//!
+//! The computation a scene asks for is bounded the same way ([`WorkEstimate`]): particles ×
+//! steps per frame × substeps × (iterations + 1) particle projections per frame, at most
+//! [`MAX_WORK_PER_FRAME`], and per run at most [`MAX_WORK_PER_RUN`]. At about 10⁸ particle
+//! projections per second and core, the bounds are about three hours per frame and four months
+//! per run: values beyond are typing errors (a `dt_max` of 1e-12, caps multiplied together), and
+//! the alternative is a run that writes no frame and never ends.
 
 use std::path::Path;
 
@@ -159,8 +166,114 @@ impl SceneDesc {
     }
 }
 
-/// The memory the operating system says is available now (bytes); `None` where it cannot
-/// tell, and then no budget is applied.
+/// The most particle projections one frame may ask for (10¹²; the paper's largest demo, 4 M
+/// particles × 7 iterations × 133 steps, asks for 4·10⁹).
+pub const MAX_WORK_PER_FRAME: f64 = 1e12;
+/// The most particle projections one run may ask for (10¹⁵).
+pub const MAX_WORK_PER_RUN: f64 = 1e15;
+
+/// The computation a scene asks for, from its counts: see the module docs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkEstimate {
+    /// Particles of every body.
+    pub particles: f64,
+    /// `time.steps_per_frame`.
+    pub steps_per_frame: usize,
+    /// Steps per step of `dt`: ⌈dt / dt_max⌉ when adaptive (the fewest the cap allows; the
+    /// state's bounds may ask for more, checked per step), else 1.
+    pub per_dt: f64,
+    /// `solver.substeps`.
+    pub substeps: usize,
+    /// `solver.iterations`.
+    pub iterations: usize,
+    /// `time.frames`.
+    pub frames: usize,
+}
+
+impl WorkEstimate {
+    /// The estimate for `scene` with `memory`'s particles.
+    pub fn new(scene: &SceneDesc, memory: &MemoryEstimate) -> Self {
+        let bounded = !scene.continuum.is_empty() || !scene.fluid.is_empty();
+        let t = &scene.time;
+        let per_dt = if t.is_adaptive(bounded) {
+            (t.dt / t.stepping().dt_max * (1.0 - 1e-12)).ceil().max(1.0)
+        } else {
+            1.0
+        };
+        Self {
+            particles: memory.parts.iter().map(|p| p.particles).sum(),
+            steps_per_frame: t.steps_per_frame,
+            per_dt,
+            substeps: scene.solver.substeps,
+            iterations: scene.solver.iterations,
+            frames: t.frames,
+        }
+    }
+
+    /// Particle projections per frame: particles × steps × substeps × (iterations + 1).
+    pub fn per_frame(&self) -> f64 {
+        self.particles
+            * self.steps_per_frame as f64
+            * self.per_dt
+            * self.substeps as f64
+            * (self.iterations as f64 + 1.0)
+    }
+
+    /// Particle projections of the run: [`Self::per_frame`] × frames.
+    pub fn per_run(&self) -> f64 {
+        self.per_frame() * self.frames as f64
+    }
+
+    /// `Ok` within [`MAX_WORK_PER_FRAME`] and [`MAX_WORK_PER_RUN`], else
+    /// [`SceneError::TooMuchWork`] naming every factor.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use xpbd_scene::budget::WorkEstimate;
+    /// let text = "name = 'w'\n[time]\ndt = 0.01\nframes = 1\n\
+    ///     [solver]\nsubsteps = 100000\niterations = 100000\n\
+    ///     [materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n\
+    ///     [[rope]]\nmaterial = 'steel'\nlinks = 1000\nstart = [0.0, 0.0, 0.0]\n\
+    ///     end = [1.0, 0.0, 0.0]\nradius = 0.001\n";
+    /// let scene = xpbd_scene::SceneDesc::parse(text, Path::new("w.toml")).unwrap();
+    /// let m = scene.memory_estimate();
+    /// let e = WorkEstimate::new(&scene, &m).check(&m, Path::new("w.toml")).unwrap_err();
+    /// assert!(e.to_string().contains("solver.iterations = 100000"), "{e}");
+    /// ```
+    pub fn check(&self, memory: &MemoryEstimate, file: &Path) -> Result<(), SceneError> {
+        let (what, work, limit) = if self.per_frame() > MAX_WORK_PER_FRAME {
+            ("a frame", self.per_frame(), MAX_WORK_PER_FRAME)
+        } else if self.per_run() > MAX_WORK_PER_RUN {
+            ("the run", self.per_run(), MAX_WORK_PER_RUN)
+        } else {
+            return Ok(());
+        };
+        let largest = memory.largest().map_or(String::new(), |p| {
+            format!(" (largest: `{}` = {})", p.field, p.value)
+        });
+        let mut factors = format!(
+            "{:.3e} particles{largest} × time.steps_per_frame = {} × {} steps per dt \
+             (⌈time.dt / time.dt_max⌉ when adaptive) × solver.substeps = {} × \
+             (solver.iterations = {} + 1)",
+            self.particles, self.steps_per_frame, self.per_dt, self.substeps, self.iterations
+        );
+        if what == "the run" {
+            factors += &format!(" × time.frames = {}", self.frames);
+        }
+        Err(SceneError::TooMuchWork {
+            file: file.to_path_buf(),
+            what,
+            work,
+            limit,
+            factors,
+        })
+    }
+}
+
+/// The memory this process may still allocate (bytes): the least of what the operating
+/// system says is available, what the process's cgroup leaves free, and what its address-space
+/// limit (`ulimit -v`, `RLIMIT_AS`) leaves beyond the address space already mapped. `None`
+/// where none can be told, and then no budget is applied.
 pub fn available_memory() -> Option<u64> {
     let mut s = sysinfo::System::new();
     s.refresh_memory();
@@ -168,5 +281,31 @@ pub fn available_memory() -> Option<u64> {
     if let Some(limits) = s.cgroup_limits() {
         available = available.min(limits.free_memory);
     }
+    if let Some(left) = address_space_left() {
+        available = if available == 0 {
+            left
+        } else {
+            available.min(left)
+        };
+    }
     (available > 0).then_some(available)
+}
+
+/// `RLIMIT_AS` (soft) less the process's mapped address space (`/proc/self/statm`, first
+/// field, in pages); `None` without a limit. An allocation beyond it fails like one beyond
+/// the machine's memory (the allocator aborts), so it bounds the budget the same way.
+#[cfg(unix)]
+fn address_space_left() -> Option<u64> {
+    use rustix::process::{Resource, getrlimit};
+    let limit = getrlimit(Resource::As).current?;
+    let mapped = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * rustix::param::page_size() as u64);
+    Some(limit.saturating_sub(mapped))
+}
+
+#[cfg(not(unix))]
+fn address_space_left() -> Option<u64> {
+    None
 }

@@ -418,6 +418,7 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
     if let Some(bytes) = available {
         budget.check(bytes, file)?;
     }
+    crate::budget::WorkEstimate::new(&scene, &budget).check(&budget, file)?;
     let mut a = Assembler {
         file,
         scene: &scene,
@@ -541,11 +542,13 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
         if let Some(bytes) = available {
             budget.check(bytes, file)?;
         }
+        crate::budget::WorkEstimate::new(&scene, &budget).check(&budget, file)?;
         // Every vertex must belong to an element of the kind the body is built from, or its
         // lumped mass would be 0 (a silently pinned particle).
         imported
             .check_body(&path.display().to_string(), m.kind == MeshKind::Soft)
             .map_err(import_err)?;
+        check_scale(file, &format!("{field}.scale"), m.scale, &imported)?;
         let x: Vec<Vector<3>> = imported
             .vertices
             .iter()
@@ -838,7 +841,7 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
                     &format!("collider[{k}].shape.mesh"),
                     &folder.join(path),
                     *cell,
-                    padding.unwrap_or(3.0 * cell),
+                    *padding,
                     *scale,
                 )?)),
             };
@@ -904,7 +907,13 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
         };
         let xpbi = built.map_err(|source| SceneError::Continuum {
             file: file.to_path_buf(),
-            field: p.field.clone(),
+            // A neighbour grid refused: the `[continuum.xpbi]` setting that sets its cells.
+            field: match &source {
+                xpbi_continuum::XpbiError::Grid { setting, .. } => {
+                    format!("{}.xpbi.{setting}", p.field)
+                }
+                _ => p.field.clone(),
+            },
             source: Box::new(source),
         })?;
         // Fixed steps: the block's own CFL bound at the start (`XpbiContinuum::cfl_bound`, the
@@ -1132,14 +1141,18 @@ fn drive(
 }
 
 /// The signed-distance grid of the closed mesh at `path` (vertices times `scale`), nodes
-/// `cell` apart over its bounding box grown by `padding`; `field` names the `mesh` table in
-/// errors (an unreadable or open mesh, or a grid of more than [`ShapeSpec::MAX_MESH_NODES`]).
+/// `cell` apart over its bounding box grown by `padding` (default 3 cells); `field` names the
+/// `mesh` table in errors, each naming the value at fault: the `path` of an unreadable or open
+/// mesh, the `scale` that takes it beyond [`crate::scene::MAX_COORDINATE`] or to zero area
+/// ([`check_scale`]), and for a grid of more than [`ShapeSpec::MAX_MESH_NODES`] the `padding`
+/// (when the mesh's own box fits at this cell), else the `scale` (when the mesh fits at scale
+/// 1), else the `cell`.
 fn mesh_sdf(
     file: &Path,
     field: &str,
     path: &Path,
     cell: f64,
-    padding: f64,
+    padding: Option<f64>,
     scale: f64,
 ) -> Result<xpbd_core::contact::SdfGrid<3>, SceneError> {
     let mesh = import_mesh(path).map_err(|source| SceneError::Import {
@@ -1147,31 +1160,106 @@ fn mesh_sdf(
         field: format!("{field}.path"),
         source,
     })?;
+    check_scale(file, &format!("{field}.scale"), scale, &mesh)?;
     let vertices: Vec<Vector<3>> = mesh.vertices.iter().map(|v| v * scale).collect();
     let (mut lo, mut hi) = (
         Vector::<3>::repeat(f64::INFINITY),
         Vector::<3>::repeat(f64::NEG_INFINITY),
     );
-    for v in &vertices {
+    for v in &mesh.vertices {
         lo = lo.inf(v);
         hi = hi.sup(v);
     }
-    let nodes: f64 = (0..3)
-        .map(|a| ((hi[a] - lo[a] + 2.0 * padding) / cell).ceil() + 1.0)
-        .product();
-    if nodes > ShapeSpec::MAX_MESH_NODES {
+    // Nodes of the grid over a box of sides `extent` grown by `pad` on every side.
+    let nodes = |extent: Vector<3>, pad: f64| -> f64 {
+        (0..3)
+            .map(|a| ((extent[a] + 2.0 * pad) / cell).ceil() + 1.0)
+            .product()
+    };
+    let (extent, grown) = ((hi - lo) * scale, padding.unwrap_or(3.0 * cell));
+    if nodes(extent, grown) > ShapeSpec::MAX_MESH_NODES {
+        let fits = |n: f64| n <= ShapeSpec::MAX_MESH_NODES;
+        let (name, value, reason) = match padding {
+            Some(p) if fits(nodes(extent, 0.0)) => (
+                "padding",
+                p,
+                "grows the mesh's box so much that its signed-distance grid at this cell would \
+                 have more than 16.8 M nodes",
+            ),
+            _ if scale != 1.0 && fits(nodes(hi - lo, 0.0)) => (
+                "scale",
+                scale,
+                "enlarges the mesh so much that its signed-distance grid at this cell would have \
+                 more than 16.8 M nodes",
+            ),
+            _ => (
+                "cell",
+                cell,
+                "gives a signed-distance grid of more than 16.8 M nodes over the mesh's box",
+            ),
+        };
         return Err(SceneError::InvalidValue {
             file: file.to_path_buf(),
             line: 0,
-            field: format!("{field}.cell"),
-            value: cell.to_string(),
-            reason: "gives a signed-distance grid of more than 16.8 M nodes over the mesh's box",
+            field: format!("{field}.{name}"),
+            value: value.to_string(),
+            reason,
         });
     }
     let surface = xpbd_core::builders::TriangleSurface {
         vertices,
         triangles: mesh.triangles,
     };
-    xpbd_core::contact::SdfGrid::from_mesh(&surface, cell, padding)
-        .map_err(SceneError::contact_at(file, format!("{field}.path")))
+    xpbd_core::contact::SdfGrid::from_mesh(&surface, cell, grown).map_err(|source| {
+        use xpbd_core::contact::ContactError as C;
+        // The contact module names its own parameter; the scene field is the one it came from.
+        let name = match &source {
+            C::NonFiniteGeometry { field, .. } | C::NegativeSize { field, .. } => match *field {
+                "sdf cell size" => "cell",
+                "sdf padding" => "padding",
+                "mesh vertex" => "scale",
+                _ => "path",
+            },
+            _ => "path",
+        };
+        SceneError::contact_at(file, format!("{field}.{name}"))(source)
+    })
+}
+
+/// Refuses a mesh's `scale` (the scene field `field`) that takes a vertex of `mesh` beyond
+/// [`crate::scene::MAX_COORDINATE`] in magnitude (where areas and volumes would overflow, or lose
+/// their precision) or shrinks a triangle or tetrahedron to zero area or volume (underflow):
+/// the error names the scale, not the area, mass or grid it would break downstream.
+fn check_scale(
+    file: &Path,
+    field: &str,
+    scale: f64,
+    mesh: &ImportedMesh,
+) -> Result<(), SceneError> {
+    let x: Vec<Vector<3>> = mesh.vertices.iter().map(|v| v * scale).collect();
+    let refuse = |reason: &'static str| SceneError::InvalidValue {
+        file: file.to_path_buf(),
+        line: 0,
+        field: field.to_string(),
+        value: format!("{scale:?}"),
+        reason,
+    };
+    let limit = crate::validate::MAX_COORDINATE;
+    if x.iter()
+        .flatten()
+        .any(|c| !c.is_finite() || c.abs() > limit)
+    {
+        return Err(refuse(
+            "takes a vertex of the mesh beyond 1e8 m: scaled coordinates must be finite with \
+             magnitude <= 1e8 (so that areas and volumes stay finite)",
+        ));
+    }
+    let flat = mesh.triangles.iter().any(|&t| triangle_area(&x, t) == 0.0)
+        || mesh.tets.iter().any(|&t| tet_volume(&x, t) == 0.0);
+    if flat {
+        return Err(refuse(
+            "shrinks a triangle or tetrahedron of the mesh to zero area or volume (underflow)",
+        ));
+    }
+    Ok(())
 }

@@ -325,13 +325,9 @@ pub(crate) fn validate_spec(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec) 
         x.validate(v, &f(&format!("exclude[{e}]")));
     }
     if c.spacing.is_finite() && c.spacing > 0.0 {
+        let region = c.region.as_ref().filter(|_| c.layer.is_empty());
         let n = c.lattice_points();
-        v.check(
-            &f("spacing"),
-            c.spacing,
-            (1.0..=5e7).contains(&n),
-            "the region must hold between 1 and 5e7 lattice points at this spacing",
-        );
+        crate::region::check_lattice(v, &format!("continuum[{k}]"), region, c.spacing, n);
     }
     if let Some(p) = &c.pin {
         v.finite3(&f("pin.min"), p.min);
@@ -382,6 +378,16 @@ pub(crate) fn validate_region(
             v.length(&f("nozzle.radius"), n.radius);
             v.positive(&f("nozzle.speed"), n.speed);
             v.positive(&f("nozzle.duration"), n.duration);
+            let height = n.speed * n.duration;
+            v.check_text(
+                &f("nozzle.duration"),
+                format!(
+                    "{:?} s × speed {:?} m/s = {height:?} m",
+                    n.duration, n.speed
+                ),
+                height.is_finite() && height <= crate::validate::MAX_COORDINATE,
+                "speed × duration, the height of the nozzle's reservoir, must be a length <= 1e8 m",
+            );
             v.check_text(
                 &f("nozzle"),
                 "pin/grips".into(),
@@ -395,7 +401,16 @@ pub(crate) fn validate_region(
 /// Range checks of a `[continuum.xpbi]` section.
 fn validate_xpbi(v: &mut Validator<'_>, k: usize, x: &XpbiSection) {
     let f = |s: &str| format!("continuum[{k}].{s}");
-    v.positive(&f("xpbi.support_over_spacing"), x.support_over_spacing);
+    let range = |v: &mut Validator<'_>, field: &str, r: Result<(), xpbi_continuum::XpbiError>| {
+        if let Err(xpbi_continuum::XpbiError::OutOfRange { value, reason, .. }) = r {
+            v.check(field, value, false, reason);
+        }
+    };
+    range(
+        v,
+        &f("xpbi.support_over_spacing"),
+        xpbi_continuum::kernel::check_support_over_spacing(x.support_over_spacing),
+    );
     if let Some(c) = x.xsph {
         v.check(
             &f("xpbi.xsph"),
@@ -415,7 +430,11 @@ fn validate_xpbi(v: &mut Validator<'_>, k: usize, x: &XpbiSection) {
     if let Some(k) = x.xsph_rate {
         v.non_negative(&f("xpbi.xsph_rate"), k);
     }
-    v.positive(&f("xpbi.pinv_threshold"), x.pinv_threshold);
+    range(
+        v,
+        &f("xpbi.pinv_threshold"),
+        xpbi_continuum::correction::check_pinv_threshold(x.pinv_threshold),
+    );
     v.positive(&f("xpbi.cfl"), x.cfl);
     v.non_negative(&f("xpbi.min_distance_ratio"), x.min_distance_ratio);
 }

@@ -171,6 +171,25 @@ pub enum SceneError {
         #[source]
         source: Box<xpbi_continuum::XpbiError>,
     },
+    /// The scene asks for more computation per frame or per run than
+    /// [`crate::budget::MAX_WORK_PER_FRAME`] / [`crate::budget::MAX_WORK_PER_RUN`]
+    /// ([`crate::budget::WorkEstimate`]): refused before anything is built.
+    #[error(
+        "{}: {what} would take about {work:.2e} particle projections, over the bound {limit:.0e} (hours per frame, months per run on one core): {factors}",
+        file.display()
+    )]
+    TooMuchWork {
+        /// The scene file.
+        file: PathBuf,
+        /// `a frame` or `the run`.
+        what: &'static str,
+        /// The estimate (particle projections).
+        work: f64,
+        /// The bound.
+        limit: f64,
+        /// Every factor, with its field and value.
+        factors: String,
+    },
     /// The scene would allocate more memory than the machine has available
     /// ([`crate::budget`]): refused before anything is allocated.
     #[error(
@@ -392,8 +411,9 @@ pub enum FrameError {
     #[error(transparent)]
     Step(#[from] xpbd_core::StepError),
     /// Another backend's step failed (a GPU world: device lost, a refused or diverged step);
-    /// the backend keeps the state of its last good step.
-    #[error("{backend} step failed: {source}")]
+    /// the backend keeps the state of its last good step. What failed is the `source()`, not
+    /// part of this message, so an error chain prints it once.
+    #[error("{backend} step failed")]
     Backend {
         /// The backend, e.g. "gpu".
         backend: &'static str,

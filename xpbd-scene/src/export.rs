@@ -295,6 +295,45 @@ pub struct VtkData {
     pub cell: BTreeMap<String, Vec<f64>>,
 }
 
+/// Parses a legacy big-endian VTK file, refusing any bytes after the part vtkio reads:
+/// vtkio's `Vtk::parse_legacy_be` drops them without a word, and its point and cell data
+/// sections are optional, so a file cut short inside its POINT_DATA used to read as a grid
+/// without point data.
+fn parse_vtk(bytes: &[u8], file: &str) -> Result<Vtk, ImportError> {
+    let malformed = |message: String| ImportError::Malformed {
+        file: file.into(),
+        format: "vtk",
+        message,
+    };
+    let parsed = vtkio::parser::parse_be(bytes);
+    if !parsed.is_done() {
+        // vtkio's own message for the error.
+        return Err(match Vtk::parse_legacy_be(bytes) {
+            Err(e) => malformed(e.to_string()),
+            Ok(_) => malformed("unreadable".into()),
+        });
+    }
+    let (rest, vtk) = parsed.unwrap();
+    let rest = rest.trim_ascii();
+    if !rest.is_empty() {
+        let at = rest.as_ptr() as usize - bytes.as_ptr() as usize;
+        let start: String = String::from_utf8_lossy(&rest[..rest.len().min(40)])
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        return Err(malformed(format!(
+            "the file is cut short or corrupt: {} of its {} bytes, from byte {at} on \
+             (`{start}`), cannot be read",
+            rest.len(),
+            bytes.len()
+        )));
+    }
+    Ok(vtk)
+}
+
 /// Reads every point and cell data array of a VTK legacy file written by [`write_vtk`].
 pub fn read_vtk_data(bytes: &[u8], file: &str) -> Result<VtkData, ImportError> {
     let malformed = |message: String| ImportError::Malformed {
@@ -302,7 +341,7 @@ pub fn read_vtk_data(bytes: &[u8], file: &str) -> Result<VtkData, ImportError> {
         format: "vtk",
         message,
     };
-    let vtk = Vtk::parse_legacy_be(bytes).map_err(|e| malformed(e.to_string()))?;
+    let vtk = parse_vtk(bytes, file)?;
     let DataSet::UnstructuredGrid { pieces, .. } = vtk.data else {
         return Err(malformed("not an unstructured grid".into()));
     };
@@ -336,7 +375,7 @@ pub fn read_vtk(bytes: &[u8], file: &str) -> Result<ImportedMesh, ImportError> {
         format: "vtk",
         message,
     };
-    let vtk = Vtk::parse_legacy_be(bytes).map_err(|e| malformed(e.to_string()))?;
+    let vtk = parse_vtk(bytes, file)?;
     let DataSet::UnstructuredGrid { pieces, .. } = vtk.data else {
         return Err(malformed("not an unstructured grid".into()));
     };

@@ -127,12 +127,7 @@ pub(crate) fn validate(v: &mut Validator<'_>, k: usize, f: &FluidSpec) {
     crate::continuum::validate_region(v, &field("region"), &f.region, &as_continuum);
     if f.spacing.is_finite() && f.spacing > 0.0 {
         let n = f.region.lattice_count(f.spacing);
-        v.check(
-            &field("spacing"),
-            f.spacing,
-            (1.0..=5e7).contains(&n),
-            "the region must hold between 1 and 5e7 lattice points at this spacing",
-        );
+        crate::region::check_lattice(v, &format!("fluid[{k}]"), Some(&f.region), f.spacing, n);
     }
 }
 

@@ -235,6 +235,56 @@ impl RegionSpec {
     }
 }
 
+/// Range check of the `n` lattice points (1 to 5e7) of the body at `body` (`continuum[0]`,
+/// `fluid[1]`) filling `region` (`None`: layers) at `spacing`. A nozzle's reservoir is named
+/// by the nozzle, with the factors of its count (columns from its radius, layers from its
+/// speed × duration); other regions by the spacing.
+pub(crate) fn check_lattice(
+    v: &mut Validator<'_>,
+    body: &str,
+    region: Option<&RegionSpec>,
+    spacing: f64,
+    n: f64,
+) {
+    let ok = (1.0..=5e7).contains(&n);
+    let Some(RegionSpec::Nozzle(z)) = region else {
+        v.check(
+            &format!("{body}.spacing"),
+            spacing,
+            ok,
+            "the region must hold between 1 and 5e7 lattice points at this spacing",
+        );
+        return;
+    };
+    // As RegionSpec::lattice_count; whole numbers, in exponent form when huge.
+    let columns = (2.0 * z.radius / spacing + 1e-9).floor().max(1.0);
+    let layers = (z.speed * z.duration / spacing - 1e-9).ceil().max(0.0);
+    let count = |x: f64| {
+        if x < 1e15 {
+            format!("{:.0}", x.abs()) // not "-0"
+        } else {
+            format!("{x:.3e}")
+        }
+    };
+    v.check_text(
+        &format!("{body}.region.nozzle"),
+        format!(
+            "{{ radius = {:?}, speed = {:?}, duration = {:?} }} at spacing {spacing:?}: \
+             {} × {} columns × {} layers = {} particles",
+            z.radius,
+            z.speed,
+            z.duration,
+            count(columns),
+            count(columns),
+            count(layers),
+            count(n)
+        ),
+        ok,
+        "a nozzle's reservoir, (2 radius / spacing)² columns × (speed × duration / spacing) \
+         layers, must hold between 1 and 5e7 particles",
+    );
+}
+
 pub(crate) fn v3(a: [f64; 3]) -> Vector<3> {
     Vector::<3>::new(a[0], a[1], a[2])
 }

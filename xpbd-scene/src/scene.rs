@@ -581,6 +581,21 @@ impl SceneDesc {
         v.positive("time.dt", self.time.dt);
         if let Some(m) = self.time.dt_max {
             v.positive("time.dt_max", m);
+            let bounded = !self.continuum.is_empty() || !self.fluid.is_empty();
+            v.check(
+                "time.dt_max",
+                m,
+                self.time.is_adaptive(bounded),
+                "a largest adaptive step is set but steps are fixed (`adaptive = false`, or \
+                 absent without a continuum or fluid): set `adaptive = true` or remove it",
+            );
+            v.check(
+                "time.dt_max",
+                m,
+                (self.time.dt / m).is_finite()
+                    && (self.time.dt / m).ceil() <= xpbd_core::simulation::MAX_STEPS_PER_SPAN,
+                "dt / dt_max must be at most 10^6 steps per step of dt (a frame would not end)",
+            );
         }
         v.name("name", &self.name);
         v.count_at_most("time.frames", self.time.frames, MAX_FRAMES);

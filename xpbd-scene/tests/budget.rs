@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use xpbd_scene::budget::WorkEstimate;
 use xpbd_scene::{SceneDesc, SceneError};
 
 const GIB: u64 = 1 << 30;
@@ -92,6 +93,9 @@ fn every_shipped_scene_fits_in_two_gib() {
             estimate
                 .check(2 * GIB, &path)
                 .unwrap_or_else(|e| panic!("{e}"));
+            WorkEstimate::new(&scene, &estimate)
+                .check(&estimate, &path)
+                .unwrap_or_else(|e| panic!("{e}"));
             n += 1;
         }
     }
@@ -146,4 +150,82 @@ fn absurd_counts_are_refused_by_field() {
             "{e}"
         );
     }
+}
+
+/// Accepted values that would hang: counts within their caps that multiply to 10¹⁵ particle
+/// projections per frame, and a frame of 10¹² projections repeated 10⁴ times, are refused when
+/// the scene is built, naming every factor (before, the first frame never came).
+#[test]
+fn caps_that_multiply_to_hours_per_frame_or_months_per_run_are_refused() {
+    let cube = "[[soft_box]]\nmaterial = 'rubber'\nsize = [1.0, 1.0, 1.0]\ncells = [9, 9, 9]\n";
+    let scene = parse(&format!(
+        "{cube}[solver]\nsubsteps = 100000\niterations = 100000\n"
+    ))
+    .expect("each count within its cap");
+    let Err(e) = xpbd_scene::build_scene(scene, Path::new("big.toml")) else {
+        panic!("a scene of 1e13 projections per frame was built");
+    };
+    let text = e.to_string();
+    assert!(
+        matches!(
+            &e,
+            SceneError::TooMuchWork {
+                what: "a frame",
+                ..
+            }
+        ),
+        "{text}"
+    );
+    for part in [
+        "soft_box[0].cells",
+        "solver.substeps = 100000",
+        "solver.iterations = 100000",
+        "time.steps_per_frame = 1",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+    // 1000 particles × 1000 × 10 × 11 = 1.1e8 per frame, × 10^7 frames = 1.1e15 per run.
+    let text = format!("{HEADER}{cube}[solver]\nsubsteps = 10\niterations = 10\n").replace(
+        "frames = 1\n",
+        "frames = 10000000\nsteps_per_frame = 1000\n",
+    );
+    let scene = SceneDesc::parse(&text, Path::new("big.toml")).unwrap();
+    let e = xpbd_scene::build_scene(scene, Path::new("big.toml")).err();
+    assert!(
+        matches!(
+            &e,
+            Some(SceneError::TooMuchWork {
+                what: "the run",
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+    // The same body at the default counts is built.
+    assert!(xpbd_scene::build_scene(parse(cube).unwrap(), Path::new("big.toml")).is_ok());
+}
+
+/// A largest adaptive step that would split one step into more than 10⁶ (`dt_max = 1e-12`
+/// against dt = 1 ms, or a subnormal 5e-324 that used to pass and fail later as "got 0"), and
+/// a `dt_max` that fixed steps would ignore, are refused when the file is read, by field.
+#[test]
+fn a_largest_step_that_would_never_end_a_frame_or_is_ignored_is_refused() {
+    let ball = "[[continuum]]\nmaterial = 'sand'\nspacing = 0.05\n\
+                region = { ball = { center = [0.0, 0.0, 1.0], radius = 0.1 } }\n";
+    for (time, reason) in [
+        ("dt_max = 1e-12\n", "10^6 steps"),
+        ("dt_max = 5e-324\n", "10^6 steps"),
+        ("adaptive = false\ndt_max = 1e-4\n", "steps are fixed"),
+    ] {
+        let text =
+            format!("{HEADER}{ball}").replace("frames = 1\n", &format!("frames = 1\n{time}"));
+        let e = SceneDesc::parse(&text, Path::new("big.toml")).unwrap_err();
+        assert!(
+            matches!(&e, SceneError::InvalidValue { field, .. } if field == "time.dt_max"),
+            "{e}"
+        );
+        assert!(e.to_string().contains(reason), "{e}");
+    }
+    let ok = format!("{HEADER}{ball}").replace("frames = 1\n", "frames = 1\ndt_max = 1e-9\n");
+    assert!(SceneDesc::parse(&ok, Path::new("big.toml")).is_ok());
 }

@@ -358,3 +358,60 @@ fn new_fields_give_typed_errors_naming_field_and_value() {
     .unwrap();
     assert_eq!(s.sim.particles().len(), 64 - 8);
 }
+
+/// A nozzle whose speed × duration (the reservoir's height) overflows, or whose reservoir holds
+/// no particle or too many, used to be refused as a bad `continuum[0].spacing`: the height is
+/// refused by the nozzle's `duration` with the product, the reservoir's count by the nozzle
+/// with every factor (radius, speed, duration, spacing), for a continuum and a fluid alike.
+#[test]
+fn a_nozzle_out_of_range_names_its_own_fields() {
+    let nozzle = |n: &str| {
+        BASE.replace(
+            "region = { box = { min = [0, 0, 0], max = [0.04, 0.04, 0.04] } }",
+            &format!("region = {{ nozzle = {{ exit = [0, 0, 0.1], radius = 0.01, {n} }} }}"),
+        )
+    };
+    let refused = |text: &str| match SceneDesc::parse(text, Path::new("c.toml")) {
+        Err(e @ SceneError::InvalidValue { .. }) => e,
+        other => panic!("expected InvalidValue, got {other:?}"),
+    };
+    let fluid = |text: String| text.replace("[[continuum]]\nmaterial = 'sand'\n", "[[fluid]]\n");
+    // speed × duration = inf.
+    for text in [
+        nozzle("speed = 1e200, duration = 1e200"),
+        fluid(nozzle("speed = 1e200, duration = 1e200")),
+    ] {
+        let e = refused(&text);
+        let SceneError::InvalidValue { field, value, .. } = &e else {
+            unreachable!()
+        };
+        assert!(field.ends_with("[0].region.nozzle.duration"), "{e}");
+        assert_eq!(value, "1e200 s × speed 1e200 m/s = inf m", "{e}");
+        assert!(e.to_string().contains("speed × duration"), "{e}");
+    }
+    // Fewer than one layer (1e-12 m), then more than 5e7 particles (1e6 m of 1 cm layers).
+    for (n, count) in [
+        (
+            "speed = 1e-6, duration = 1e-6",
+            "2 × 2 columns × 0 layers = 0 particles",
+        ),
+        (
+            "speed = 1e3, duration = 1e3",
+            "2 × 2 columns × 100000000 layers = 400000000 particles",
+        ),
+    ] {
+        for text in [nozzle(n), fluid(nozzle(n))] {
+            let e = refused(&text);
+            let SceneError::InvalidValue { field, value, .. } = &e else {
+                unreachable!()
+            };
+            assert!(field.ends_with("[0].region.nozzle"), "{e}");
+            assert!(
+                value.contains("radius = 0.01") && value.contains("spacing 0.01"),
+                "{e}"
+            );
+            assert!(value.ends_with(count), "{e}");
+            assert!(!field.ends_with("spacing"), "{e}");
+        }
+    }
+}

@@ -107,3 +107,59 @@ fn run_and_xpbi_errors_print_each_cause_once() {
         2,
     );
 }
+
+/// A GPU world's failed step (`FrameError::Backend`) exposes the backend's error as its
+/// source: its message used to end in ": {source}" as well, so `{:#}` or anyhow's
+/// `Caused by:` printed the device's message twice.
+#[test]
+fn a_backend_step_error_prints_its_cause_once() {
+    let run = RunError::Step {
+        frame: 2,
+        source: FrameError::Backend {
+            backend: "gpu",
+            source: Box::new(std::io::Error::other("device lost: driver reset")),
+        },
+    };
+    assert_each_cause_once(&run, 3);
+    let shown = chain(&run).join(": ");
+    assert_eq!(
+        shown,
+        "frame 2 failed: gpu step failed: device lost: driver reset"
+    );
+}
+
+/// A neighbour grid that cannot be built names the `[continuum.xpbi]` setting that sets its
+/// cells, with its value and the spacing, and the reason (the box needs too many cells): it
+/// used to say "neighbour grid rejected the settings" under the field `continuum[0]`.
+#[test]
+fn a_neighbour_grid_error_names_the_setting_and_why() {
+    let dir = common::tmp_dir("grid-setting");
+    let text = "name = 'g'\n[time]\ndt = 1e-4\nframes = 1\n[materials.sand]\npreset = 'sand'\n\
+                [[continuum]]\nmaterial = 'sand'\nspacing = 0.01\n\
+                region = { box = { min = [0, 0, 0], max = [0.04, 0.04, 0.04] } }\n\
+                xpbi = { min_distance_ratio = 1e-7 }\n";
+    std::fs::write(dir.join("g.toml"), text).unwrap();
+    let e = xpbd_scene::BuiltScene::load(&dir.join("g.toml")).unwrap_err();
+    let SceneError::Continuum { field, source, .. } = &e else {
+        panic!("expected a continuum error, got {e}");
+    };
+    assert_eq!(field, "continuum[0].xpbi.min_distance_ratio", "{e}");
+    assert!(
+        matches!(
+            **source,
+            XpbiError::Grid {
+                setting: "min_distance_ratio",
+                ..
+            }
+        ),
+        "{source}"
+    );
+    assert_each_cause_once(&e, 3);
+    let shown = chain(&e).join(": ");
+    assert!(
+        shown.contains("min_distance_ratio = 1e-7 (× spacing 0.01 m: cells of 1e-9 m)")
+            && shown.contains("needs 2.700e22 cells of width 1e-9 m, more than the limit 4194304"),
+        "{shown}"
+    );
+    assert!(!shown.contains("rejected the settings"), "{shown}");
+}

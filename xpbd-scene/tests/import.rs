@@ -408,3 +408,44 @@ fn ply_header_larger_than_its_payload_is_refused_before_allocating() {
     let e = xpbd_scene::import::parse_ply(&bytes, "b.ply").unwrap_err();
     assert!(e.to_string().contains("more than the 24 bytes"), "{e}");
 }
+
+/// A `[[mesh]]` body's `scale` that takes its vertices beyond 1e8 m (1e300: triangle areas
+/// overflow) or its elements to zero size (1e-200: areas and volumes underflow) is refused by
+/// the scale and its value before anything is built; the cloth used to be refused by
+/// xpbd-core as "invalid material parameter area = inf".
+#[test]
+fn a_mesh_scale_that_breaks_the_mesh_names_the_scale() {
+    let dir = common::tmp_dir("mesh-scale");
+    std::fs::write(
+        dir.join("sheet.obj"),
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("t.node"), NODE).unwrap();
+    std::fs::write(dir.join("t.ele"), "1 4 0\n1 1 2 3 4\n").unwrap();
+    for (path, kind, scale, reason) in [
+        ("sheet.obj", "cloth", "1e300", "beyond 1e8 m"),
+        ("sheet.obj", "cloth", "1e-200", "zero area"),
+        ("t.node", "soft", "1e300", "beyond 1e8 m"),
+        ("t.node", "soft", "1e-110", "zero area or volume"),
+    ] {
+        let text = format!(
+            "name = 'm'\n[time]\ndt = 0.01\nframes = 1\n[materials.m]\ndensity = 1000.0\n\
+             youngs = 1e5\nthickness = 0.001\n[[mesh]]\nmaterial = 'm'\npath = '{path}'\n\
+             kind = '{kind}'\nscale = {scale}\n"
+        );
+        let p = dir.join("s.toml");
+        std::fs::write(&p, text).unwrap();
+        let e = xpbd_scene::BuiltScene::load(&p).unwrap_err();
+        assert!(
+            matches!(&e, SceneError::InvalidValue { field, value, .. }
+                if field == "mesh[0].scale" && value == scale),
+            "{path} × {scale}: {e}"
+        );
+        let message = e.to_string();
+        assert!(
+            message.contains(reason) && !message.contains("= inf"),
+            "{message}"
+        );
+    }
+}

@@ -167,3 +167,109 @@ fn a_checkpoint_refuses_an_edited_collider_mesh() {
         "{e}"
     );
 }
+
+/// The box of [`box_obj`] with its coordinates multiplied by `factor`, as `name` in `dir`.
+fn scaled_box_obj(dir: &Path, name: &str, factor: f64) {
+    let text = std::fs::read_to_string(box_obj(dir)).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        match line.strip_prefix("v ") {
+            Some(v) => {
+                let c: Vec<f64> = v.split(' ').map(|c| c.parse().unwrap()).collect();
+                out += &format!(
+                    "v {:e} {:e} {:e}\n",
+                    c[0] * factor,
+                    c[1] * factor,
+                    c[2] * factor
+                );
+            }
+            None => out += &format!("{line}\n"),
+        }
+    }
+    std::fs::write(dir.join(name), out).unwrap();
+}
+
+/// The field and value of an `InvalidValue`, and its message.
+fn invalid(e: &SceneError) -> (String, String, String) {
+    match e {
+        SceneError::InvalidValue { field, value, .. } => {
+            (field.clone(), value.clone(), e.to_string())
+        }
+        other => panic!("expected InvalidValue, got {other}"),
+    }
+}
+
+/// A grid too large because of the `padding` or the `scale` is refused by that field: both
+/// used to be blamed on the `cell`, which is blamed only when the mesh's own box at scale 1 is
+/// too large for it.
+#[test]
+fn a_grid_too_large_names_the_padding_or_the_scale_that_makes_it() {
+    let dir = common::tmp_dir("mesh-collider-grid-blame");
+    box_obj(&dir);
+    let e = build(
+        &dir,
+        &rope_over("mesh = { path = 'box.obj', cell = 0.02, padding = 10.0 }"),
+    )
+    .unwrap_err();
+    let (field, value, message) = invalid(&e);
+    assert_eq!(
+        (field.as_str(), value.as_str()),
+        ("collider[0].shape.mesh.padding", "10"),
+        "{message}"
+    );
+    assert!(message.contains("grows the mesh's box"), "{message}");
+    let e = build(
+        &dir,
+        &rope_over("mesh = { path = 'box.obj', cell = 0.02, scale = 100.0 }"),
+    )
+    .unwrap_err();
+    let (field, value, message) = invalid(&e);
+    assert_eq!(
+        (field.as_str(), value.as_str()),
+        ("collider[0].shape.mesh.scale", "100"),
+        "{message}"
+    );
+    assert!(message.contains("enlarges the mesh"), "{message}");
+    // The cell alone: still the cell, even with a (harmless) padding given.
+    let e = build(
+        &dir,
+        &rope_over("mesh = { path = 'box.obj', cell = 1e-4, padding = 0.01 }"),
+    )
+    .unwrap_err();
+    assert_eq!(invalid(&e).0, "collider[0].shape.mesh.cell", "{e}");
+}
+
+/// A `scale` that takes the mesh's vertices beyond 1e8 m, or its triangles to zero area, is
+/// refused by the scale and its value: the first was blamed on the grid's `cell`, the second
+/// on the mesh file (`path`: "mesh triangle 0: zero area").
+#[test]
+fn a_collider_scale_that_breaks_the_mesh_names_the_scale() {
+    let dir = common::tmp_dir("mesh-collider-scale");
+    box_obj(&dir);
+    // 600 m box × 1e6: 6e8 m.
+    scaled_box_obj(&dir, "big.obj", 1e3);
+    let e = build(
+        &dir,
+        &rope_over("mesh = { path = 'big.obj', cell = 0.02, scale = 1e6 }"),
+    )
+    .unwrap_err();
+    let (field, value, message) = invalid(&e);
+    assert_eq!(
+        (field.as_str(), value.as_str()),
+        ("collider[0].shape.mesh.scale", "1000000.0"),
+        "{message}"
+    );
+    assert!(message.contains("beyond 1e8 m"), "{message}");
+    let e = build(
+        &dir,
+        &rope_over("mesh = { path = 'box.obj', cell = 0.02, scale = 1e-200 }"),
+    )
+    .unwrap_err();
+    let (field, value, message) = invalid(&e);
+    assert_eq!(
+        (field.as_str(), value.as_str()),
+        ("collider[0].shape.mesh.scale", "1e-200"),
+        "{message}"
+    );
+    assert!(message.contains("zero area"), "{message}");
+}

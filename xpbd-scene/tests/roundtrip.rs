@@ -198,3 +198,57 @@ fn a_second_run_into_a_folder_in_use_is_refused() {
     xpbd_scene::runner::run(&mut s, &dir, |_| {}).unwrap();
     assert!(!dir.join(".run.lock").exists());
 }
+
+/// A VTK frame cut short (a run killed while the file was written elsewhere, a full disk) is
+/// refused, naming the file and where its bytes stop making sense: vtkio dropped the bytes it
+/// could not read, and its point and cell data are optional, so a frame cut in half inside its
+/// POINT_DATA read as a frame without them and played in the viewer. A cut is read without an
+/// error only where it falls exactly between two sections or arrays (nothing half-read).
+#[test]
+fn a_vtk_frame_cut_short_is_refused_by_name() {
+    let text = "name = 'r'\n[time]\ndt = 0.01\nframes = 1\n\
+                [materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n\
+                [[rope]]\nmaterial = 'steel'\nlinks = 4\nstart = [0.0, 0.0, 1.0]\n\
+                end = [1.0, 0.0, 1.0]\nradius = 0.001\npin_start = true\n";
+    let path = std::path::Path::new("r.toml");
+    let s =
+        xpbd_scene::build_scene(xpbd_scene::SceneDesc::parse(text, path).unwrap(), path).unwrap();
+    let dir = common::tmp_dir("vtk-cut");
+    let file = dir.join("f.vtk");
+    write_vtk(
+        &file,
+        "r",
+        &s.topology,
+        s.sim.particles(),
+        &Default::default(),
+    )
+    .unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    read_vtk(&bytes, "f.vtk").unwrap();
+    let half = &bytes[..bytes.len() / 2];
+    for e in [
+        read_vtk(half, "cut/f.vtk").unwrap_err(),
+        read_vtk_data(half, "cut/f.vtk").unwrap_err(),
+    ] {
+        let message = e.to_string();
+        assert!(
+            matches!(e, xpbd_scene::ImportError::Malformed { .. })
+                && message.starts_with("cut/f.vtk: malformed vtk file: the file is cut short")
+                && message.contains("POINT_DATA"),
+            "{message}"
+        );
+    }
+    for k in 0..bytes.len() {
+        let rest = bytes[k..].trim_ascii_start();
+        let between = ["POINT_DATA", "CELL_DATA", "SCALARS", "VECTORS"]
+            .iter()
+            .any(|s| rest.starts_with(s.as_bytes()))
+            || rest.is_empty();
+        let read = read_vtk_data(&bytes[..k], "f.vtk");
+        assert!(
+            read.is_err() || between,
+            "cut at byte {k} of {} read without an error",
+            bytes.len()
+        );
+    }
+}

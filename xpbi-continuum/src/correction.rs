@@ -23,6 +23,27 @@ use crate::kernel::WendlandC2;
 /// Singular values of the moment matrix below this are dropped from its pseudo-inverse.
 pub const DEFAULT_PINV_THRESHOLD: f64 = 1e-2;
 
+/// The largest pseudo-inverse threshold a body may use: `M_p` ≈ I inside a body, and at a
+/// lattice corner its smallest singular value is 0.31 at the default support (2 Δx); a
+/// threshold above 0.25 drops directions that carry information, and one near 1 or above drops
+/// them all (an inert body).
+pub const MAX_PINV_THRESHOLD: f64 = 0.25;
+
+/// `Ok` when `value` lies in (0, [`MAX_PINV_THRESHOLD`]].
+pub fn check_pinv_threshold(value: f64) -> Result<(), crate::XpbiError> {
+    if value > 0.0 && value <= MAX_PINV_THRESHOLD {
+        Ok(())
+    } else {
+        Err(crate::XpbiError::OutOfRange {
+            name: "pinv_threshold",
+            value,
+            reason: "must lie in (0, 0.25]: the moment matrix is about I inside a body and its \
+                     smallest singular value is about 0.3 at a corner; a larger threshold drops \
+                     the directions the correction needs",
+        })
+    }
+}
+
 /// Moment matrix `M_p = Σ_b V_b ∇W_b(x_p) ⊗ (x_b − x_p)` from `(x_b − x_p, V_b ∇W_b(x_p))` pairs.
 ///
 /// ```

@@ -9,6 +9,13 @@ pub enum XpbiError {
     /// A scalar parameter is non-finite or outside its admissible range.
     #[error("parameter `{name}` has an invalid value {value}")]
     InvalidParameter { name: &'static str, value: f64 },
+    /// A setting outside the range where the method means something (the reason says why).
+    #[error("parameter `{name}` = {value} is out of range: {reason}")]
+    OutOfRange {
+        name: &'static str,
+        value: f64,
+        reason: &'static str,
+    },
     /// Friction angle outside the open interval (0°, 90°).
     #[error("friction angle {degrees}° is outside (0°, 90°)")]
     FrictionAngleOutOfRange { degrees: f64 },
@@ -57,9 +64,26 @@ pub enum XpbiError {
     /// `XpbiContinuum::cfl_bound`).
     #[error("time step {dt} exceeds the CFL bound {bound} (max speed {max_speed})")]
     TimeStepOverCfl { dt: f64, bound: f64, max_speed: f64 },
-    /// The neighbour grid could not be built.
-    #[error("neighbour grid rejected the settings")]
-    Grid(#[from] xpbd_core::spatial::GridError),
+    /// The neighbour grid could not be built with the cell width that a setting gives
+    /// (`min_distance_ratio` × spacing for the minimum-distance check at build, the kernel
+    /// support `support_over_spacing` × spacing for the neighbour search); the cause says why
+    /// (e.g. the particles' bounding box needs too many cells of that width).
+    #[error(
+        "the neighbour grid for {setting} = {value:?} (× spacing {spacing:?} m: cells of {cell:?} m) cannot be built"
+    )]
+    Grid {
+        /// The [`crate::continuum::XpbiSettings`] field that sets the cell width.
+        setting: &'static str,
+        /// Its value.
+        value: f64,
+        /// The particle spacing Δx (m).
+        spacing: f64,
+        /// The cell width (m).
+        cell: f64,
+        /// What the grid refused.
+        #[source]
+        source: xpbd_core::spatial::GridError,
+    },
     /// The XPBD core refused the model (constraint validation, settings).
     #[error("model rejected by xpbd-core")]
     Build(#[from] xpbd_core::BuildError),

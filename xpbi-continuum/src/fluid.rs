@@ -129,9 +129,7 @@ impl FluidSettings {
         if !(self.viscosity.is_finite() && self.viscosity >= 0.0) {
             return bad("viscosity", self.viscosity);
         }
-        if !(self.support_over_spacing.is_finite() && self.support_over_spacing > 1.0) {
-            return bad("support_over_spacing", self.support_over_spacing);
-        }
+        crate::kernel::check_support_over_spacing(self.support_over_spacing)?;
         if !(self.vorticity_confinement.is_finite() && self.vorticity_confinement >= 0.0) {
             return bad("vorticity_confinement", self.vorticity_confinement);
         }

@@ -39,6 +39,30 @@ pub const NEIGHBOUR_TIE_MARGIN: f64 = 1e-5;
 /// Default support radius in units of the particle spacing.
 pub const DEFAULT_SUPPORT_OVER_SPACING: f64 = 2.0;
 
+/// The support radii over spacing a body may use, [1.5, 4]. The moment matrix
+/// `M_p = Σ V_b ∇W_b ⊗ (x_b − x_p)` of an interior lattice particle has singular values 0.67 at
+/// 1.5, 0.25 at 1.2 and 0.011 at 1.05 (0.0057 at a corner, under the default pseudo-inverse
+/// threshold: the correction drops every direction and the body is inert); at 1 and below no
+/// neighbour is inside the support. Above 4 a particle has over 260 neighbours and the kernel
+/// smooths the deformation over more than 8 spacings (at 100 a small body is one
+/// neighbourhood, inert as well), at a cost ∝ (support/Δx)³.
+pub const SUPPORT_OVER_SPACING_RANGE: std::ops::RangeInclusive<f64> = 1.5..=4.0;
+
+/// `Ok` when `value` lies in [`SUPPORT_OVER_SPACING_RANGE`].
+pub fn check_support_over_spacing(value: f64) -> Result<(), XpbiError> {
+    if SUPPORT_OVER_SPACING_RANGE.contains(&value) {
+        Ok(())
+    } else {
+        Err(XpbiError::OutOfRange {
+            name: "support_over_spacing",
+            value,
+            reason: "must lie in [1.5, 4]: below, the kernel-gradient correction of a lattice \
+                     particle degenerates (no neighbour at 1); above, it smooths over more than \
+                     8 spacings",
+        })
+    }
+}
+
 impl<const D: usize> WendlandC2<D> {
     /// Kernel with support radius `support` (finite, > 0); `D` must be 2 or 3.
     pub fn new(support: f64) -> Result<Self, XpbiError> {

@@ -47,6 +47,34 @@ pub struct ViewArgs {
     pub screenshot: Option<PathBuf>,
 }
 
+/// A `cargo xtask view` argument that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    /// `--frame K` beyond the outputs the run wrote.
+    #[error(
+        "--frame {frame}: {} lists {count} frames (outputs 0 to {}, or leave --frame out for the last)",
+        dir.join("run.json").display(),
+        count - 1
+    )]
+    FrameOutOfRange {
+        /// The output asked for (0-based).
+        frame: usize,
+        /// Outputs the run lists (at least 1).
+        count: usize,
+        /// The run's folder.
+        dir: PathBuf,
+    },
+    /// `--screenshot PNG` into a folder that does not exist (Chromium would fail to write it
+    /// and still exit 0).
+    #[error("--screenshot {}: the folder {} does not exist", png.display(), folder.display())]
+    ScreenshotFolderMissing {
+        /// The PNG asked for.
+        png: PathBuf,
+        /// Its folder.
+        folder: PathBuf,
+    },
+}
+
 fn load_frame(path: &Path) -> Result<ImportedMesh> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let name = path.display().to_string();
@@ -257,8 +285,20 @@ pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
 /// bar are not, so an empty scene counts 0. The top and bottom 40 px (the legend and the
 /// control bar) are skipped.
 pub fn screenshot(page: &Path, png: &Path, frame: Option<&str>) -> Result<f64> {
+    let folder = match png.parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(ViewError::ScreenshotFolderMissing {
+            png: png.to_path_buf(),
+            folder: folder.to_path_buf(),
+        }
+        .into());
+    }
     let profile = std::env::temp_dir().join(format!("xtask-view-{}", std::process::id()));
-    let page = std::fs::canonicalize(page)?;
+    let page =
+        std::fs::canonicalize(page).with_context(|| format!("finding {}", page.display()))?;
     let status = std::process::Command::new(CHROMIUM)
         .args([
             "--headless",
@@ -278,7 +318,9 @@ pub fn screenshot(page: &Path, png: &Path, frame: Option<&str>) -> Result<f64> {
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!(
             "--screenshot={}",
-            std::path::absolute(png)?.display()
+            std::path::absolute(png)
+                .with_context(|| format!("the absolute path of {}", png.display()))?
+                .display()
         ))
         .arg(format!(
             "file://{}{}",
@@ -291,8 +333,16 @@ pub fn screenshot(page: &Path, png: &Path, frame: Option<&str>) -> Result<f64> {
     if !status.success() {
         bail!("chromium exited with {status}");
     }
-    let decoder = ::png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png)?));
-    let mut reader = decoder.read_info()?;
+    let file = std::fs::File::open(png).with_context(|| {
+        format!(
+            "reading {}, the screenshot chromium was to write",
+            png.display()
+        )
+    })?;
+    let decoder = ::png::Decoder::new(std::io::BufReader::new(file));
+    let mut reader = decoder
+        .read_info()
+        .with_context(|| format!("decoding {}", png.display()))?;
     let mut buf = vec![0; reader.output_buffer_size().context("PNG too large")?];
     let info = reader.next_frame(&mut buf)?;
     let channels = info.color_type.samples();
@@ -313,6 +363,15 @@ pub fn screenshot(page: &Path, png: &Path, frame: Option<&str>) -> Result<f64> {
 
 /// `cargo xtask view`.
 pub fn view_command(args: ViewArgs) -> Result<()> {
+    let count = frame_files(&args.dir)?.len();
+    if let Some(frame) = args.frame.filter(|&k| k >= count) {
+        return Err(ViewError::FrameOutOfRange {
+            frame,
+            count,
+            dir: args.dir.clone(),
+        }
+        .into());
+    }
     let page = write_page(&args.dir, &args.color_by)?;
     let mut drawn = None;
     if let Some(png) = &args.screenshot {
@@ -427,6 +486,84 @@ mod tests {
         .unwrap();
         let control = screenshot(&blank, &dir.join("blank.png"), None).unwrap();
         assert_eq!(control, 0.0, "the blank control page counts body pixels");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `--frame 999` of a run of 5 outputs, and `--screenshot` into a folder that does not
+    /// exist, are refused as typed errors naming the frame count and the folder (the first was
+    /// accepted, the second failed as a bare "No such file or directory" after Chromium ran),
+    /// and a VTK frame cut in half is refused naming the file (it played, without its data).
+    /// No browser is needed: each is refused before Chromium would start.
+    #[test]
+    fn view_refuses_a_frame_out_of_range_a_missing_folder_and_a_cut_frame_by_name() {
+        let dir = std::env::temp_dir().join(format!("xtask-viewer-refuse-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let text = "name = 'r'\n[time]\ndt = 0.01\nframes = 4\n\
+                    [materials.steel]\ndensity = 7850.0\nyoungs = 2e11\n\
+                    [[rope]]\nmaterial = 'steel'\nlinks = 4\nstart = [0.0, 0.0, 1.0]\n\
+                    end = [1.0, 0.0, 1.0]\nradius = 0.001\npin_start = true\n";
+        let path = dir.join("r.toml");
+        let scene = xpbd_scene::SceneDesc::parse(text, &path).unwrap();
+        let mut built = xpbd_scene::build_scene(scene, &path).unwrap();
+        assert_eq!(
+            xpbd_scene::runner::run(&mut built, &dir, |_| {}).unwrap(),
+            5
+        );
+        let args = |frame: Option<usize>, screenshot: Option<PathBuf>| ViewArgs {
+            dir: dir.clone(),
+            color_by: "body".into(),
+            frame,
+            screenshot,
+        };
+        let e = view_command(args(Some(999), None)).unwrap_err();
+        assert!(
+            matches!(
+                e.downcast_ref::<ViewError>(),
+                Some(ViewError::FrameOutOfRange {
+                    frame: 999,
+                    count: 5,
+                    ..
+                })
+            ),
+            "{e:#}"
+        );
+        let shown = format!("{e:#}");
+        assert!(
+            shown.contains("--frame 999") && shown.contains("lists 5 frames (outputs 0 to 4"),
+            "{shown}"
+        );
+        view_command(args(Some(4), None)).unwrap();
+        let folder = dir.join("no").join("such");
+        let png = folder.join("shot.png");
+        let e = view_command(args(None, Some(png.clone()))).unwrap_err();
+        assert!(
+            matches!(
+                e.downcast_ref::<ViewError>(),
+                Some(ViewError::ScreenshotFolderMissing { folder: f, .. }) if *f == folder
+            ),
+            "{e:#}"
+        );
+        let shown = format!("{e:#}");
+        assert!(
+            shown.contains(&png.display().to_string()) && shown.contains("does not exist"),
+            "{shown}"
+        );
+        let cut = dir.join("frame_00002.vtk");
+        let bytes = std::fs::read(&cut).unwrap();
+        std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+        let e = view_command(args(None, None)).unwrap_err();
+        assert!(
+            matches!(
+                e.downcast_ref::<xpbd_scene::ImportError>(),
+                Some(xpbd_scene::ImportError::Malformed { .. })
+            ),
+            "{e:#}"
+        );
+        let shown = format!("{e:#}");
+        assert!(
+            shown.contains(&cut.display().to_string()) && shown.contains("cut short"),
+            "{shown}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

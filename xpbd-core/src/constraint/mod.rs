@@ -312,6 +312,17 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// The largest substep adaptive stepping should take for this kind to stay accurate, where
+    /// a larger fixed step is still the user's choice and runs (unlike
+    /// [`ConstraintKind::max_substep`], which refuses it). [`crate::Simulation::advance`]
+    /// chooses its steps below both. `None` by default; a mesh of edges bounds how far a
+    /// particle travels in a substep by a fraction of its shortest edge
+    /// ([`DistanceConstraints`](distance::DistanceConstraints)). The same determinism as
+    /// `max_substep` applies.
+    fn max_adaptive_substep(&self, _particles: &Particles<D>) -> Option<SubstepBound> {
+        None
+    }
+
     /// Called at the start of every step: save any state the kind evolves (deformation
     /// gradients, hardening) so that [`ConstraintKind::rollback`] can restore it.
     fn checkpoint(&mut self) {}

@@ -29,6 +29,11 @@ use super::Simulation;
 use crate::constraint::SubstepBound;
 use crate::{BuildError, Particles, StepError};
 
+/// The most steps one span of [`Simulation::advance`] may take (10⁶): beyond, a span of one
+/// frame would not end in any useful time, and the step the state asks for is a symptom (a
+/// speed or acceleration near its bound, a cap far below the frame), not a setting to honour.
+pub const MAX_STEPS_PER_SPAN: f64 = 1e6;
+
 /// How [`Simulation::advance`] chooses its steps.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AdaptiveStepping {
@@ -114,27 +119,34 @@ impl AdvanceReport {
 impl<const D: usize> Simulation<D> {
     /// The tightest substep bound over the blocks in the current state, with its block's
     /// index (`None` when no block declares one). See [`crate::constraint::ConstraintKind::max_substep`].
+    ///
+    /// Both kinds of bound count here: those a fixed step must respect
+    /// ([`ConstraintKind::max_substep`](crate::constraint::ConstraintKind::max_substep)) and the
+    /// accuracy targets of adaptive steps
+    /// ([`ConstraintKind::max_adaptive_substep`](crate::constraint::ConstraintKind::max_adaptive_substep)).
     pub fn substep_bound(&self) -> Option<(usize, SubstepBound)> {
         let mut best: Option<(usize, SubstepBound)> = None;
         let mut accel = None;
         for (i, b) in self.blocks.iter().enumerate() {
-            if let Some(bound) = self.block_bound(b.as_ref(), &mut accel)
-                && best.is_none_or(|(_, old)| bound.h < old.h || bound.h.is_nan())
-            {
-                best = Some((i, bound));
+            let required = self.block_bound(b.max_substep(&self.particles), &mut accel);
+            let target = self.block_bound(b.max_adaptive_substep(&self.particles), &mut accel);
+            for bound in [required, target].into_iter().flatten() {
+                if best.is_none_or(|(_, old)| bound.h < old.h || bound.h.is_nan()) {
+                    best = Some((i, bound));
+                }
             }
         }
         best
     }
 
-    /// Block `b`'s substep bound, a travel bound with the largest acceleration of a free
+    /// A block's substep bound, a travel bound with the largest acceleration of a free
     /// particle added ([`SubstepBound::accelerated`]), computed once into `accel`.
     fn block_bound(
         &self,
-        b: &dyn crate::constraint::ConstraintSet<D>,
+        bound: Option<SubstepBound>,
         accel: &mut Option<f64>,
     ) -> Option<SubstepBound> {
-        let bound = b.max_substep(&self.particles)?;
+        let bound = bound?;
         if bound.travel.is_none() {
             return Some(bound);
         }
@@ -164,7 +176,7 @@ impl<const D: usize> Simulation<D> {
     pub fn check_substep_bounds(&self, h: f64) -> Result<(), StepError> {
         let mut accel = None;
         for (i, b) in self.blocks.iter().enumerate() {
-            if let Some(bound) = self.block_bound(b.as_ref(), &mut accel)
+            if let Some(bound) = self.block_bound(b.max_substep(&self.particles), &mut accel)
                 && (h > bound.h || bound.h.is_nan())
             {
                 return Err(over_bound(h, i, b.name(), bound));
@@ -175,10 +187,20 @@ impl<const D: usize> Simulation<D> {
 
     /// The size of the next step of a span with `remaining` seconds left, steps at most
     /// `cap`: see the module docs. Errors when a block's bound is not a positive number.
+    /// A span that would take more than [`MAX_STEPS_PER_SPAN`] steps is refused with
+    /// [`StepError::TooManySteps`], naming what sets the step: the cap, or the block, rule and
+    /// particle of the bound.
     pub fn next_step_size(&self, remaining: f64, cap: f64) -> Result<f64, StepError> {
         // Steps against the cap: a ratio within 1e-12 of an integer counts as that integer
         // (1e-4 s in steps of 2.5e-5 s is 4 steps, although 1e-4 / 2.5e-5 rounds above 4).
         let mut n = (remaining / cap * (1.0 - 1e-12)).ceil().max(1.0);
+        if n > MAX_STEPS_PER_SPAN {
+            return Err(StepError::TooManySteps {
+                remaining,
+                steps: n,
+                cause: format!("the step cap dt_max = {cap:.3e} s"),
+            });
+        }
         if let Some((i, bound)) = self.substep_bound() {
             if bound.h.is_nan() || bound.h <= 0.0 {
                 return Err(over_bound(
@@ -192,6 +214,21 @@ impl<const D: usize> Simulation<D> {
             // h = Δt/S ≤ h_b holds after the roundings of S·h_b and of T_left / n.
             let step_bound = bound.h * self.settings.substeps as f64 * (1.0 - 4.0 * f64::EPSILON);
             n = n.max((remaining / step_bound).ceil());
+            if n > MAX_STEPS_PER_SPAN {
+                return Err(StepError::TooManySteps {
+                    remaining,
+                    steps: n,
+                    cause: format!(
+                        "the substep bound {:.3e} s of block {i} ({}: {}{})",
+                        bound.h,
+                        self.blocks[i].name(),
+                        bound.rule,
+                        bound
+                            .particle
+                            .map_or(String::new(), |p| format!(", set by particle {p}"))
+                    ),
+                });
+            }
         }
         Ok(if n <= 1.0 { remaining } else { remaining / n })
     }

@@ -29,9 +29,22 @@ pub enum GridError {
     /// A particle position is NaN or infinite.
     #[error("particle {index} has a non-finite position")]
     NonFinitePosition { index: usize },
-    /// The bounding box needs more cells than allowed (particles far apart / escaped).
-    #[error("bounding box needs {cells} cells, more than the limit {limit}")]
-    DomainTooLarge { cells: usize, limit: usize },
+    /// The bounding box needs more cells than allowed (particles far apart / escaped, or
+    /// cells too small for the box).
+    #[error(
+        "the particles' bounding box ({extent:?} m on its longest side) needs {cells:.3e} cells \
+         of width {cell_size:?} m, more than the limit {limit}"
+    )]
+    DomainTooLarge {
+        /// Longest side of the particles' bounding box (m).
+        extent: f64,
+        /// The cell width asked for (m).
+        cell_size: f64,
+        /// Cells the box needs (a float: it may exceed any integer type).
+        cells: f64,
+        /// Most cells allowed (`max(64 · particles, 2^22)`).
+        limit: usize,
+    },
     /// More particles than the u32 indices of the grid can address.
     #[error("{count} particles exceed the u32 index range")]
     TooManyParticles { count: usize },
@@ -105,22 +118,23 @@ impl<const D: usize> UniformGrid<D> {
                 .reduce(empty, |(a, b), (c, d)| (a.inf(&c), b.sup(&d)))
         };
         let mut dims = [1usize; D];
-        let mut cells: usize = 1;
         let limit = cell_limit(n);
+        let per_axis: Vec<f64> = (0..D)
+            .map(|k| ((hi[k] - lo[k]) / cell_size).floor() + 1.0)
+            .collect();
+        let needed: f64 = per_axis.iter().product();
+        if needed > limit as f64 {
+            return Err(GridError::DomainTooLarge {
+                extent: (0..D).map(|k| hi[k] - lo[k]).fold(0.0, f64::max),
+                cell_size,
+                cells: needed,
+                limit,
+            });
+        }
         for k in 0..D {
-            let extent = ((hi[k] - lo[k]) / cell_size).floor();
-            if extent >= limit as f64 {
-                return Err(GridError::DomainTooLarge {
-                    cells: usize::MAX,
-                    limit,
-                });
-            }
-            dims[k] = extent as usize + 1;
-            cells = cells.saturating_mul(dims[k]);
+            dims[k] = per_axis[k] as usize;
         }
-        if cells > limit {
-            return Err(GridError::DomainTooLarge { cells, limit });
-        }
+        let cells: usize = dims.iter().product();
         let mut grid = Self {
             cell_size,
             origin: lo,

@@ -81,8 +81,10 @@ impl<const D: usize> XpbiContinuum<D> {
         let positions: Vec<SVector<f64, D>> =
             self.members.par_iter().map(|&m| x[m as usize]).collect();
         let cell = self.settings.colour_scheme.min_cell_size(support);
-        let grid = UniformGrid::build(&positions, cell)?;
-        let nl = NeighbourLists::build(&grid, &positions, self.kernel.search_radius())?;
+        let err = self.settings.grid_error("support_over_spacing", cell);
+        let grid = UniformGrid::build(&positions, cell).map_err(&err)?;
+        let nl =
+            NeighbourLists::build(&grid, &positions, self.kernel.search_radius()).map_err(&err)?;
         let t1 = Instant::now();
 
         self.xn.clear();
@@ -226,7 +228,10 @@ impl<const D: usize> XpbiContinuum<D> {
                 .map(|colour| colour.iter().map(Vec::as_slice).collect())
                 .collect(),
             None => {
-                cells = CellColouring::build(grid, self.settings.colour_scheme, support)?;
+                cells = CellColouring::build(grid, self.settings.colour_scheme, support).map_err(
+                    self.settings
+                        .grid_error("support_over_spacing", grid.cell_size()),
+                )?;
                 cells
                     .colours()
                     .iter()

@@ -192,6 +192,27 @@ impl XpbiSettings {
         self.spacing * self.support_over_spacing
     }
 
+    /// `map_err` of a neighbour grid of cells `cell` wide set by the setting `setting`
+    /// (`"min_distance_ratio"` or `"support_over_spacing"`): [`XpbiError::Grid`].
+    pub(crate) fn grid_error(
+        &self,
+        setting: &'static str,
+        cell: f64,
+    ) -> impl Fn(xpbd_core::spatial::GridError) -> XpbiError + use<> {
+        let value = match setting {
+            "min_distance_ratio" => self.min_distance_ratio,
+            _ => self.support_over_spacing,
+        };
+        let spacing = self.spacing;
+        move |source| XpbiError::Grid {
+            setting,
+            value,
+            spacing,
+            cell,
+            source,
+        }
+    }
+
     fn validate(&self) -> Result<(), XpbiError> {
         let positive = |name, v: f64| {
             if v.is_finite() && v > 0.0 {
@@ -201,8 +222,8 @@ impl XpbiSettings {
             }
         };
         positive("spacing", self.spacing)?;
-        positive("support_over_spacing", self.support_over_spacing)?;
-        positive("pinv_threshold", self.pinv_threshold)?;
+        crate::kernel::check_support_over_spacing(self.support_over_spacing)?;
+        crate::correction::check_pinv_threshold(self.pinv_threshold)?;
         positive("cfl", self.cfl)?;
         self.xsph.validate()?;
         if !(self.min_distance_ratio.is_finite() && self.min_distance_ratio >= 0.0) {
@@ -418,8 +439,9 @@ impl<const D: usize> XpbiContinuum<D> {
         let positions: Vec<_> = members.iter().map(|&m| particles.x[m as usize]).collect();
         let min_distance = settings.min_distance_ratio * settings.spacing;
         if min_distance > 0.0 {
-            let grid = UniformGrid::build(&positions, min_distance)?;
-            let nl = NeighbourLists::build(&grid, &positions, min_distance)?;
+            let err = settings.grid_error("min_distance_ratio", min_distance);
+            let grid = UniformGrid::build(&positions, min_distance).map_err(&err)?;
+            let nl = NeighbourLists::build(&grid, &positions, min_distance).map_err(&err)?;
             if let Some(p) = (0..positions.len()).find(|&p| !nl.neighbours(p).is_empty()) {
                 let b = nl.neighbours(p)[0] as usize;
                 return Err(XpbiError::ParticlesTooClose {

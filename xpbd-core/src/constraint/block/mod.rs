@@ -126,6 +126,8 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     /// warm starting, where λ carries over from step to step) also saves λ.
     /// The kind's substep bound in the current state ([`ConstraintKind::max_substep`]).
     fn max_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound>;
+    /// The kind's adaptive-step target ([`ConstraintKind::max_adaptive_substep`]).
+    fn max_adaptive_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound>;
     fn checkpoint(&mut self, multipliers: bool);
     /// A failed step: see [`ConstraintKind::rollback`]; restores λ when the checkpoint saved
     /// it.
@@ -352,6 +354,10 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
 
     fn max_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound> {
         self.kind.max_substep(particles)
+    }
+
+    fn max_adaptive_substep(&self, particles: &Particles<D>) -> Option<super::SubstepBound> {
+        self.kind.max_adaptive_substep(particles)
     }
 
     fn checkpoint(&mut self, multipliers: bool) {
