@@ -389,6 +389,13 @@ pub(crate) fn validate_region(
                 "speed × duration, the height of the nozzle's reservoir, must be a length <= 1e8 m",
             );
             v.check_text(
+                &f("nozzle.radius"),
+                format!("{:?} at spacing {:?}", n.radius, c.spacing),
+                2.0 * n.radius >= c.spacing * (1.0 - 1e-9),
+                "the outlet must be at least one spacing wide (2 radius >= spacing): a narrower \
+                 one cannot be sampled on the lattice and would emit a whole column of particles",
+            );
+            v.check_text(
                 &f("nozzle"),
                 "pin/grips".into(),
                 c.pin.is_none() && c.grips.is_empty(),

@@ -157,10 +157,33 @@ impl Topology {
     }
 }
 
+/// Whether `name` is a temporary file of [`write_atomic`] (`.NAME.tmp-PID-N`).
+///
+/// ```
+/// use xpbd_scene::export::is_atomic_temporary;
+/// assert!(is_atomic_temporary(".frame_00003.vtk.tmp-4242-7"));
+/// assert!(!is_atomic_temporary("frame_00003.vtk"));
+/// assert!(!is_atomic_temporary(".frame.tmp-x-1"));
+/// ```
+pub fn is_atomic_temporary(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.') else {
+        return false;
+    };
+    let Some((_, tail)) = rest.rsplit_once(".tmp-") else {
+        return false;
+    };
+    let mut parts = tail.split('-');
+    let digits =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    digits(parts.next()) && digits(parts.next()) && parts.next().is_none()
+}
+
 /// Writes `bytes` to `path` atomically: into a temporary file beside it (same folder, so the
 /// rename stays on one file system), flushed to disk, then renamed over `path`. A failed write
 /// (disk full, file size limit, I/O error) removes the temporary file and leaves `path` as it
 /// was, so a reader never sees a truncated file. Frames and checkpoints are written this way.
+/// A run killed between the write and the rename leaves the temporary file; the next run
+/// into the folder removes it ([`crate::runner::OutputLock::acquire`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);

@@ -194,6 +194,12 @@ pub(crate) fn validate(
         seen.push(key);
         if let Some(mu) = i.friction {
             v.non_negative(&format!("{f}.friction"), mu);
+            v.check(
+                &format!("{f}.friction"),
+                mu,
+                i.contact,
+                "a pair that does not touch (`contact = false`) has no friction: remove one of them",
+            );
         }
     }
 }

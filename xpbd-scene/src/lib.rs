@@ -187,6 +187,7 @@ pub mod import;
 pub mod interaction;
 pub mod layers;
 pub mod locate;
+mod material_use;
 pub mod region;
 pub mod runner;
 pub mod scene;

@@ -201,12 +201,31 @@ impl OutputLock {
             .open(&path)
             .map_err(io)?;
         match file.try_lock() {
-            Ok(()) => Ok(Self { file, path }),
+            Ok(()) => {
+                remove_stale_temporaries(dir);
+                Ok(Self { file, path })
+            }
             Err(std::fs::TryLockError::WouldBlock) => Err(RunError::FolderInUse {
                 dir: dir.to_path_buf(),
                 lock: path,
             }),
             Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
+        }
+    }
+}
+
+/// Removes the temporary files of atomic writes ([`crate::export::write_atomic`]:
+/// `.NAME.tmp-PID-N`) that a killed run left in `dir`. Only the holder of the folder's lock
+/// calls it, so no other run is writing one.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if crate::export::is_atomic_temporary(&name) && entry.path().is_file() {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
 }

@@ -636,6 +636,7 @@ impl SceneDesc {
         }
         v.count("output.every", self.output.every);
         crate::interaction::validate(&mut v, &self.body_names(), &self.interaction);
+        crate::material_use::validate(&mut v, self);
         for (name, m) in &self.materials {
             v.name(&format!("materials.{name}"), name);
             let f = |k: &str| format!("materials.{name}.{k}");

@@ -291,7 +291,12 @@ fn mesh_bodies_refuse_massless_vertices() {
     let scene = |path: &str, kind: &str| {
         format!(
             "name = 'm'\n[time]\ndt = 0.01\nframes = 1\n[materials.m]\ndensity = 1000.0\n\
-             youngs = 1e5\nthickness = 0.001\n[[mesh]]\nmaterial = 'm'\npath = '{path}'\nkind = '{kind}'\n"
+             youngs = 1e5\n{sheet}[[mesh]]\nmaterial = 'm'\npath = '{path}'\nkind = '{kind}'\n",
+            sheet = if kind == "cloth" {
+                "thickness = 0.001\n"
+            } else {
+                ""
+            }
         )
     };
     let load = |name: &str, text: String| {
@@ -431,8 +436,13 @@ fn a_mesh_scale_that_breaks_the_mesh_names_the_scale() {
     ] {
         let text = format!(
             "name = 'm'\n[time]\ndt = 0.01\nframes = 1\n[materials.m]\ndensity = 1000.0\n\
-             youngs = 1e5\nthickness = 0.001\n[[mesh]]\nmaterial = 'm'\npath = '{path}'\n\
-             kind = '{kind}'\nscale = {scale}\n"
+             youngs = 1e5\n{sheet}[[mesh]]\nmaterial = 'm'\npath = '{path}'\n\
+             kind = '{kind}'\nscale = {scale}\n",
+            sheet = if kind == "cloth" {
+                "thickness = 0.001\n"
+            } else {
+                ""
+            }
         );
         let p = dir.join("s.toml");
         std::fs::write(&p, text).unwrap();

@@ -252,3 +252,26 @@ fn a_vtk_frame_cut_short_is_refused_by_name() {
         );
     }
 }
+
+/// A run killed (`kill -9`) between writing a frame's or checkpoint's temporary file and
+/// renaming it leaves `.NAME.tmp-PID-N` behind, hidden; the next run into the folder removes
+/// such files once it holds the folder, and leaves everything else.
+#[test]
+fn the_next_run_removes_the_temporaries_a_killed_run_left() {
+    let dir = common::tmp_dir("stale-tmp");
+    let stale = [
+        ".frame_00001.vtk.tmp-99999-0",
+        ".checkpoint_00002.ckpt.tmp-12345-17",
+    ];
+    for name in stale {
+        std::fs::write(dir.join(name), "half a frame").unwrap();
+    }
+    std::fs::write(dir.join(".notes.tmp-mine"), "a user's file").unwrap();
+    let mut s = BuiltScene::load(&common::scenes_dir().join("hanging_chain.toml")).unwrap();
+    s.scene.time.frames = 1;
+    xpbd_scene::runner::run(&mut s, &dir, |_| {}).unwrap();
+    for name in stale {
+        assert!(!dir.join(name).exists(), "{name} left behind");
+    }
+    assert!(dir.join(".notes.tmp-mine").exists());
+}

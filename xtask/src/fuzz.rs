@@ -3,13 +3,17 @@
 //! compiler, and its targets in `fuzz/` stay for machines that have one).
 //!
 //! Each case is a seed input (a shipped scene, a corpus file) with a few mutations drawn by
-//! proptest: a number replaced by an extreme value (0, −1, 10³⁰⁰, 2⁶⁴ − 1, `nan`, `inf`…), a
-//! line deleted, duplicated, swapped or inserted from a list of format-aware snippets, a byte
+//! proptest: a number replaced by an extreme value (0, −1, 10³⁰⁰, 2⁶⁴ − 1, `nan`, `inf`…) or by
+//! a value drawn log-uniformly over the whole range of f64 (±m·10ᵉ, e from −320 to 308, and
+//! integers up to 2⁶⁴), or scaled by a power of ten, a line deleted, duplicated, swapped or
+//! inserted from a list of format-aware snippets, an array given an extra element, a byte
 //! set, the text truncated. Each case must satisfy its target's [`check`]: no panic, and
 //!
 //! * scene files: a file that parses serialises back to TOML and parses to the same scene
 //!   (the scene file is a faithful description); a small one builds or gives a typed error, and
-//!   every frame either leaves every position and velocity finite or gives a typed error;
+//!   every frame either leaves every position and velocity finite or gives a typed error. A
+//!   case runs under a work bound ([`FUZZ_WORK_PER_FRAME`] particle projections per frame, by
+//!   the scene's own [`xpbd_scene::budget::WorkEstimate`]), so that a run ends in its budget;
 //! * meshes: an imported mesh has at least one element, finite vertices and element indices
 //!   inside the vertex list.
 //!
@@ -180,6 +184,18 @@ pub enum Mutation {
     SwapLines(usize, usize),
     /// A snippet goes in before the n-th line.
     Insert { index: usize, snippet: usize },
+    /// The n-th number becomes `±mantissa · 10^exponent` (log-uniform over f64's range).
+    LogUniform {
+        index: usize,
+        mantissa: u8,
+        exponent: i16,
+        negative: bool,
+    },
+    /// The n-th number gets `e<exponent>` appended (scaled by a power of ten; an integer
+    /// becomes a float, which a count must refuse by name).
+    Scale { index: usize, exponent: i16 },
+    /// The n-th array (`[`) gets one more element, a copy of its first.
+    ExtraElement(usize),
     /// One byte is set.
     Byte { pos: usize, byte: u8 },
     /// Everything from a position on is cut.
@@ -190,6 +206,11 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     let i = 0..10_000usize;
     prop_oneof![
         4 => (i.clone(), 0..EXTREMES.len()).prop_map(|(index, value)| Mutation::Number { index, value }),
+        3 => (i.clone(), 1..10u8, -320..=308i16, any::<bool>()).prop_map(|(index, mantissa, exponent, negative)| {
+            Mutation::LogUniform { index, mantissa, exponent, negative }
+        }),
+        2 => (i.clone(), -12..=12i16).prop_map(|(index, exponent)| Mutation::Scale { index, exponent }),
+        1 => i.clone().prop_map(Mutation::ExtraElement),
         1 => i.clone().prop_map(Mutation::DeleteLine),
         1 => i.clone().prop_map(Mutation::DuplicateLine),
         1 => (i.clone(), i.clone()).prop_map(|(a, b)| Mutation::SwapLines(a, b)),
@@ -236,6 +257,48 @@ pub fn apply(target: Target, seed: &[u8], mutations: &[Mutation]) -> Vec<u8> {
                 let spans = numbers(&text);
                 if let Some(&(a, b)) = spans.get(index % spans.len().max(1)) {
                     text.splice(a..b, EXTREMES[value].bytes());
+                }
+                continue;
+            }
+            Mutation::LogUniform {
+                index,
+                mantissa,
+                exponent,
+                negative,
+            } => {
+                let spans = numbers(&text);
+                if let Some(&(a, b)) = spans.get(index % spans.len().max(1)) {
+                    let sign = if negative { "-" } else { "" };
+                    let value = format!("{sign}{mantissa}e{exponent}");
+                    text.splice(a..b, value.bytes());
+                }
+                continue;
+            }
+            Mutation::Scale { index, exponent } => {
+                let spans = numbers(&text);
+                if let Some(&(a, b)) = spans.get(index % spans.len().max(1))
+                    && !text[a..b].iter().any(|c| matches!(c, b'e' | b'E'))
+                {
+                    text.splice(b..b, format!("e{exponent}").bytes());
+                }
+                continue;
+            }
+            Mutation::ExtraElement(n) => {
+                let opens: Vec<usize> = (0..text.len()).filter(|&k| text[k] == b'[').collect();
+                if let Some(&o) = opens.get(n % opens.len().max(1)) {
+                    let end = text[o + 1..]
+                        .iter()
+                        .position(|c| matches!(c, b',' | b']' | b'['))
+                        .map(|k| o + 1 + k);
+                    if let Some(e) = end
+                        && text[e] != b'['
+                        && e > o + 1
+                    {
+                        let first = text[o + 1..e].to_vec();
+                        let mut insert = first;
+                        insert.extend_from_slice(b", ");
+                        text.splice(o + 1..o + 1, insert);
+                    }
                 }
                 continue;
             }
@@ -295,6 +358,10 @@ pub fn check(target: Target, input: &[u8]) -> Result<(), String> {
 /// Particles a fuzzed scene may have to be built and stepped (larger ones are only parsed).
 const SMALL_SCENE_PARTICLES: f64 = 4096.0;
 
+/// Particle projections per frame a fuzzed scene may ask for to be stepped (about 0.1 s);
+/// larger ones are only built.
+pub const FUZZ_WORK_PER_FRAME: f64 = 1e7;
+
 fn check_scene(input: &[u8]) -> Result<(), String> {
     let path = Path::new("fuzz.toml");
     let Ok(text) = std::str::from_utf8(input) else {
@@ -326,9 +393,14 @@ fn check_scene(input: &[u8]) -> Result<(), String> {
     scene.solver.substeps = scene.solver.substeps.min(10);
     scene.solver.iterations = scene.solver.iterations.min(10);
     scene.solver.threads = scene.solver.threads.min(2);
+    let memory = scene.memory_estimate();
+    let work = xpbd_scene::budget::WorkEstimate::new(&scene, &memory).per_frame();
     let Ok(mut built) = xpbd_scene::build_scene(scene, path) else {
         return Ok(());
     };
+    if work > FUZZ_WORK_PER_FRAME {
+        return Ok(());
+    }
     for _ in 0..built.scene.time.frames {
         match built.advance_frame() {
             Ok(()) => {
