@@ -1,15 +1,61 @@
 //! Signed-distance grids: node samples of φ on a regular grid, multilinear interpolation.
 //!
-//! Built from a closed triangle mesh (D = 3) by brute force: the unsigned distance of every
-//! node to every triangle (closest point on a triangle, Ericson, "Real-Time Collision
-//! Detection" §5.1.5) and the sign from the generalised winding number
-//! `w(x) = Σ_t Ω_t(x) / 4π` (solid angles by Van Oosterom & Strackee 1983; Jacobson et al.
-//! 2013): inside when `w > ½`. Cost O(nodes × triangles), in parallel over nodes; meant for
-//! collider meshes of up to a few thousand triangles built once.
+//! # Building one from a closed triangle mesh (D = 3)
+//! After R. Bridson's `makelevelset3` (the SDFGen tool; R. Bridson, "Fluid Simulation for
+//! Computer Graphics", 2nd ed., 2015), in two independent parts:
+//!
+//! * **Sign by ray crossings.** Every triangle is projected onto the (y, z) plane. For each
+//!   grid line (y_j, z_k) inside the projection, the crossing x is interpolated and the
+//!   triangle's orientation (the sign of its normal's x component) is subtracted from a
+//!   per-row counter at the first node with x_i > x; a prefix sum along x then gives each node's
+//!   winding number `w`, the number of signed crossings of the ray from the node towards −x.
+//!   Off the surface this is the generalised winding number `Σ_t Ω_t / 4π` (Jacobson et al.
+//!   2013) of the mesh; a node is inside when `w > ½`, i.e. `w ≥ 1` (outward-facing triangles
+//!   give 1 inside; a mesh with inward normals gives −1 there and counts as all outside).
+//!   Whether a line passes inside a projected triangle is decided by exact orientation
+//!   predicates (a floating-point filter with an exact expansion fallback, Shewchuk 1997),
+//!   each edge evaluated in one canonical vertex order, with the line symbolically moved by
+//!   (ε, ε²) in (y, z) (simulation of simplicity): a line through a shared edge or vertex of
+//!   a watertight mesh is counted by exactly one of the triangles around it, and triangles
+//!   whose projection has zero area count for nothing.
+//! * **Distance: exact in a narrow band, then closest-triangle propagation.** Every node in a
+//!   triangle's bounding box grown by 2 cells, cut to the slab within 2 cells of the
+//!   triangle's plane, gets its exact distance to that triangle (closest point on a triangle,
+//!   Ericson, "Real-Time Collision Detection" §5.1.5); each node keeps the smallest and its
+//!   triangle, so every node within 2 cells of the surface has its exact value. Fast sweeping
+//!   (H. Zhao, "A fast sweeping method for Eikonal equations", Math. Comp. 74, 2005) in the 8
+//!   diagonal orders, as in makelevelset3, then lets every other node look at its 7 upwind
+//!   neighbours' closest triangles and take one that is nearer. Two local refinements follow,
+//!   each node on its own: a descent over the mesh (move to a triangle sharing a vertex with
+//!   the node's one while that is nearer), then one look at the 26 neighbours' triangles
+//!   (with a descent from any nearer one). Every value is the exact distance to some triangle,
+//!   recomputed at the end as above: the true distance within 2 cells of the surface, an upper
+//!   bound beyond, equal to the brute-force minimum to rounding on every test mesh (a node can
+//!   miss its closest triangle only when no neighbour has it and no descent leads to it).
+//!
+//! Cost: O(nodes + Σ_t 8 (size_t / cell + 5)² + projected area / cell²) distance and predicate
+//! evaluations (t over triangles): per node at most 8 · 7 evaluations in the sweeps (fewer in
+//! practice: a neighbour holding the node's own triangle, or the last one it rejected, is
+//! skipped), a few dozen in the descent and the polish (the look at the 26 neighbours). The
+//! brute-force construction this replaces evaluated every triangle at every node,
+//! O(nodes × triangles): for a 20 480-triangle sphere of radius 0.5 m at 2 cm cells (176k
+//! nodes) it took 85–110 s against 0.45–0.7 s now (2 busy cores), and 4 mm cells (21M nodes)
+//! now take 10–20 s instead of an estimated 3 h. Every step gives the same grid for any number of threads: the crossings are counted
+//! serially; the band runs in slabs of z-planes, each walking its triangles in index order; a
+//! sweep runs as a wavefront of node blocks that reproduces the serial sweep exactly; the
+//! descent, the polish and the prefix sums work per node or per row from fixed inputs.
+
+mod distance;
+mod lattice;
+mod winding;
 
 use std::collections::HashMap;
 
 use rayon::prelude::*;
+
+use distance::{NONE, closest_triangles};
+use lattice::Lattice;
+use winding::winding_numbers;
 
 use super::error::{ContactError, check_size};
 use crate::Vector;
@@ -186,30 +232,34 @@ impl SdfGrid<3> {
         for k in 0..3 {
             dims[k] = ((hi[k] - lo[k]) / cell).ceil() as usize + 1;
         }
-        let count = dims[0] * dims[1] * dims[2];
+        let lattice = Lattice {
+            origin: lo,
+            cell,
+            dims,
+        };
         let tris: Vec<[Vector<3>; 3]> = triangles
             .iter()
             .map(|t| [vertices[t[0]], vertices[t[1]], vertices[t[2]]])
             .collect();
-        let values: Vec<f64> = (0..count)
-            .into_par_iter()
-            .map(|lin| {
-                let (i, j, k) = (
-                    lin % dims[0],
-                    (lin / dims[0]) % dims[1],
-                    lin / (dims[0] * dims[1]),
-                );
-                let x = lo + Vector::<3>::new(i as f64, j as f64, k as f64) * cell;
-                let mut d2 = f64::INFINITY;
-                let mut solid_angle = 0.0;
-                for t in &tris {
-                    d2 = d2.min((closest_point_on_triangle(&x, t) - x).norm_squared());
-                    solid_angle += triangle_solid_angle(&x, t);
+        let (mut values, closest) = closest_triangles(&tris, &triangles, vertices.len(), &lattice);
+        let winding = winding_numbers(&vertices, &triangles, &lattice);
+        values
+            .par_iter_mut()
+            .zip(winding.par_iter())
+            .zip(closest.par_iter())
+            .enumerate()
+            .for_each(|(lin, ((v, &w), &t))| {
+                let mut d2 = *v;
+                if t == NONE {
+                    // Not reached by the sweeps (cannot happen: the band is never empty and
+                    // the first pass reaches every node from it); all triangles then.
+                    let x = lattice.node(lattice.multi_index(lin));
+                    d2 = tris.iter().fold(f64::INFINITY, |m, tri| {
+                        m.min((closest_point_on_triangle(&x, tri) - x).norm_squared())
+                    });
                 }
-                let inside = solid_angle / (4.0 * std::f64::consts::PI) > 0.5;
-                if inside { -d2.sqrt() } else { d2.sqrt() }
-            })
-            .collect();
+                *v = if w > 0 { -d2.sqrt() } else { d2.sqrt() };
+            });
         Self::from_values(lo, cell, dims, values)
     }
 }
@@ -339,18 +389,6 @@ pub(crate) fn closest_point_barycentric(p: &Vector<3>, t: &[Vector<3>; 3]) -> [f
     let v = vb * denom;
     let w = vc * denom;
     [1.0 - v - w, v, w]
-}
-
-/// Signed solid angle of triangle `t` seen from `p` (Van Oosterom & Strackee 1983):
-/// `tan(Ω/2) = a·(b×c) / (|a||b||c| + (a·b)|c| + (a·c)|b| + (b·c)|a|)`, `a, b, c = tᵢ − p`.
-fn triangle_solid_angle(p: &Vector<3>, t: &[Vector<3>; 3]) -> f64 {
-    let a = t[0] - p;
-    let b = t[1] - p;
-    let c = t[2] - p;
-    let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
-    let num = a.dot(&b.cross(&c));
-    let den = la * lb * lc + a.dot(&b) * lc + a.dot(&c) * lb + b.dot(&c) * la;
-    2.0 * num.atan2(den)
 }
 
 #[cfg(test)]
