@@ -47,7 +47,7 @@ enum Command {
     Run(scene_cmd::RunArgs),
     /// Writes DIR/index.html, a self-contained 3D player of DIR's frames.
     View(viewer::ViewArgs),
-    /// 10^5-step soak of a small cloth-on-sphere scene: finite, bounded energy.
+    /// 10^5-step soak of a scene (default a small cloth on a sphere; coupled soaks in scenes/soak_*.toml): finite, bounded energy.
     Soak(scene_cmd::SoakArgs),
     /// Fuzzes the scene parser and the mesh importers for a fixed time each (stable Rust);
     /// shrunk failing inputs go to fuzz/regressions/.
