@@ -100,9 +100,18 @@ fn whole_range_mutations_edit_the_seed_as_described() {
         exponent: -320,
         negative: true,
     };
-    assert_eq!(apply(t, seed, &[log]), b"a = -7e-320\nb = 2.5e3\ng = [0.0, -9.81]");
-    let scale = |index| Mutation::Scale { index, exponent: 12 };
-    assert_eq!(apply(t, seed, &[scale(0)]), b"a = 1e12\nb = 2.5e3\ng = [0.0, -9.81]");
+    assert_eq!(
+        apply(t, seed, &[log]),
+        b"a = -7e-320\nb = 2.5e3\ng = [0.0, -9.81]"
+    );
+    let scale = |index| Mutation::Scale {
+        index,
+        exponent: 12,
+    };
+    assert_eq!(
+        apply(t, seed, &[scale(0)]),
+        b"a = 1e12\nb = 2.5e3\ng = [0.0, -9.81]"
+    );
     // A number with an exponent is left alone.
     assert_eq!(apply(t, seed, &[scale(1)]), seed);
     assert_eq!(
@@ -118,9 +127,15 @@ fn whole_range_mutations_edit_the_seed_as_described() {
 fn a_case_that_asks_for_too_much_work_ends_at_once() {
     let path = root().join("scenes/cloth_two_pins.toml");
     let text = std::fs::read_to_string(path).unwrap();
-    let tiny = text.replace("frames = 120", "frames = 120\nadaptive = true\ndt_max = 1e-12");
+    let tiny = text.replace(
+        "frames = 120",
+        "frames = 120\nadaptive = true\ndt_max = 1e-12",
+    );
     // 1.7e5 steps per dt of 1/60 s × 1024 particles × 10 × 11: 1.9e10 projections per frame.
-    let heavy = text.replace("frames = 120", "frames = 120\nadaptive = true\ndt_max = 1e-7");
+    let heavy = text.replace(
+        "frames = 120",
+        "frames = 120\nadaptive = true\ndt_max = 1e-7",
+    );
     for case in [tiny, heavy] {
         let start = std::time::Instant::now();
         assert_eq!(check(Target::SceneToml, case.as_bytes()), Ok(()));
