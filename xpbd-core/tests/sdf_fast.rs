@@ -3,64 +3,13 @@
 //! closest-point distance and solid-angle winding number (inside when `Σ Ω / 4π > ½`).
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use rayon::prelude::*;
 use xpbd_core::Vector;
 use xpbd_core::builders::TriangleSurface;
-use xpbd_core::contact::SdfGrid;
+use xpbd_core::contact::{SdfGrid, closest_point_on_triangle};
 
 // ---------------------------------------------------------------- brute-force reference
-
-/// Barycentric coordinates of the closest point to `p` on triangle `t` (Ericson 2005,
-/// §5.1.5), a copy of the library's.
-fn closest_point_barycentric(p: &Vector<3>, t: &[Vector<3>; 3]) -> [f64; 3] {
-    let (a, b, c) = (t[0], t[1], t[2]);
-    let ab = b - a;
-    let ac = c - a;
-    let ap = p - a;
-    let d1 = ab.dot(&ap);
-    let d2 = ac.dot(&ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return [1.0, 0.0, 0.0];
-    }
-    let bp = p - b;
-    let d3 = ab.dot(&bp);
-    let d4 = ac.dot(&bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return [0.0, 1.0, 0.0];
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return [1.0 - v, v, 0.0];
-    }
-    let cp = p - c;
-    let d5 = ab.dot(&cp);
-    let d6 = ac.dot(&cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return [0.0, 0.0, 1.0];
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return [1.0 - w, 0.0, w];
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return [0.0, 1.0 - w, w];
-    }
-    let denom = 1.0 / (va + vb + vc);
-    let v = vb * denom;
-    let w = vc * denom;
-    [1.0 - v - w, v, w]
-}
-
-fn closest_point_on_triangle(p: &Vector<3>, t: &[Vector<3>; 3]) -> Vector<3> {
-    let bary = closest_point_barycentric(p, t);
-    t[0] * bary[0] + t[1] * bary[1] + t[2] * bary[2]
-}
 
 /// Signed solid angle of triangle `t` seen from `p` (Van Oosterom & Strackee 1983).
 fn triangle_solid_angle(p: &Vector<3>, t: &[Vector<3>; 3]) -> f64 {
@@ -141,77 +90,9 @@ fn outward(mut mesh: TriangleSurface) -> TriangleSurface {
     mesh
 }
 
-/// Icosahedron subdivided `level` times, vertices pushed to the sphere: 20 · 4^level
-/// triangles.
+/// The library's icosphere ([`TriangleSurface::icosphere`]).
 fn icosphere(level: usize, radius: f64, centre: Vector<3>) -> TriangleSurface {
-    let g = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut vertices: Vec<Vector<3>> = [
-        [-1.0, g, 0.0],
-        [1.0, g, 0.0],
-        [-1.0, -g, 0.0],
-        [1.0, -g, 0.0],
-        [0.0, -1.0, g],
-        [0.0, 1.0, g],
-        [0.0, -1.0, -g],
-        [0.0, 1.0, -g],
-        [g, 0.0, -1.0],
-        [g, 0.0, 1.0],
-        [-g, 0.0, -1.0],
-        [-g, 0.0, 1.0],
-    ]
-    .iter()
-    .map(|&[x, y, z]| Vector::<3>::new(x, y, z).normalize())
-    .collect();
-    let mut triangles: Vec<[usize; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..level {
-        let mut mid: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut next = Vec::with_capacity(triangles.len() * 4);
-        for t in &triangles {
-            let mut m = [0; 3];
-            for e in 0..3 {
-                let (a, b) = (t[e], t[(e + 1) % 3]);
-                m[e] = *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                    vertices.push(((vertices[a] + vertices[b]) / 2.0).normalize());
-                    vertices.len() - 1
-                });
-            }
-            next.extend([
-                [t[0], m[0], m[2]],
-                [t[1], m[1], m[0]],
-                [t[2], m[2], m[1]],
-                [m[0], m[1], m[2]],
-            ]);
-        }
-        triangles = next;
-    }
-    for v in &mut vertices {
-        *v = centre + *v * radius;
-    }
-    outward(TriangleSurface {
-        vertices,
-        triangles,
-    })
+    TriangleSurface::icosphere(level, radius, centre)
 }
 
 /// Latitude–longitude sphere with its poles on the x axis at ±`radius` (so a grid line
@@ -352,15 +233,11 @@ struct Deviation {
 }
 
 fn compare(name: &str, mesh: &TriangleSurface, cell: f64, padding: f64) -> Deviation {
-    let t = Instant::now();
     let sdf = SdfGrid::from_mesh(mesh, cell, padding).unwrap();
-    let fast_s = t.elapsed().as_secs_f64();
     let (origin, dims) = layout(mesh, cell, padding);
     assert_eq!(sdf.origin(), origin, "{name}");
     assert_eq!(sdf.dims(), dims, "{name}");
-    let t = Instant::now();
     let brute = brute_force(mesh, origin, cell, dims);
-    let brute_s = t.elapsed().as_secs_f64();
     let mut dev = Deviation::default();
     let (mut inside, mut band, mut off_band) = (0, 0, 0);
     for (lin, (&f, &b)) in sdf.values().iter().zip(&brute).enumerate() {
@@ -394,8 +271,7 @@ fn compare(name: &str, mesh: &TriangleSurface, cell: f64, padding: f64) -> Devia
     }
     println!(
         "{name:>24} cell {cell:<7} tris {:>5} nodes {:>7} ({band} within a cell, {off_band} \
-         further, {inside} inside): max |Δφ| {:.3e} cells, band rel {:.1e}; fast {fast_s:.3} s, \
-         brute {brute_s:.3} s",
+         further, {inside} inside): max |Δφ| {:.3e} cells, band rel {:.1e}",
         mesh.triangles.len(),
         brute.len(),
         dev.everywhere,
@@ -514,36 +390,5 @@ fn result_is_the_same_for_any_thread_count() {
                 "{threads} threads differ from 1"
             );
         }
-    }
-}
-
-/// Timings, not a check: `cargo test --release -p xpbd-core --test sdf_fast -- --ignored
-/// --nocapture`. A 20 480-triangle icosphere of radius 0.5 m, padding 5 cm; brute force only
-/// at the coarser cells.
-#[test]
-#[ignore]
-fn timing_20k_triangle_sphere() {
-    let sphere = icosphere(5, 0.5, Vector::<3>::new(0.013, -0.021, 0.007));
-    println!("threads: {}", rayon::current_num_threads());
-    for cell in [0.08, 0.04, 0.02, 0.01, 0.005, 0.004] {
-        let t = Instant::now();
-        let sdf = SdfGrid::from_mesh(&sphere, cell, 0.05).unwrap();
-        let fast = t.elapsed().as_secs_f64();
-        let dims = sdf.dims();
-        let nodes = dims[0] * dims[1] * dims[2];
-        let brute = if cell >= 0.02 {
-            let t = Instant::now();
-            let values = brute_force(&sphere, sdf.origin(), cell, dims);
-            let brute = t.elapsed().as_secs_f64();
-            let max = values
-                .iter()
-                .zip(sdf.values())
-                .map(|(b, f)| (b - f).abs() / cell)
-                .fold(0.0, f64::max);
-            format!("brute force {brute:8.2} s (max |Δφ| {max:.2e} cells)")
-        } else {
-            String::new()
-        };
-        println!("cell {cell:<6} nodes {nodes:>9}: fast {fast:7.3} s  {brute}");
     }
 }

@@ -77,7 +77,7 @@ pub use collider::{Collider, ColliderContacts, ColliderId};
 pub use error::ContactError;
 pub use friction::Friction;
 pub use particle::ParticleContacts;
-pub use sdf::SdfGrid;
+pub use sdf::{SdfGrid, closest_point_on_triangle};
 pub use shape::{Pose, Shape};
 pub use triangle::PointTriangleContacts;
 

@@ -342,7 +342,7 @@ fn check_closed(triangles: &[[usize; 3]]) -> Result<(), ContactError> {
 }
 
 /// Closest point to `p` on triangle `t` (Ericson 2005, §5.1.5, Voronoi regions).
-pub(crate) fn closest_point_on_triangle(p: &Vector<3>, t: &[Vector<3>; 3]) -> Vector<3> {
+pub fn closest_point_on_triangle(p: &Vector<3>, t: &[Vector<3>; 3]) -> Vector<3> {
     let bary = closest_point_barycentric(p, t);
     t[0] * bary[0] + t[1] * bary[1] + t[2] * bary[2]
 }
