@@ -193,9 +193,8 @@ pub struct WorkEstimate {
 impl WorkEstimate {
     /// The estimate for `scene` with `memory`'s particles.
     pub fn new(scene: &SceneDesc, memory: &MemoryEstimate) -> Self {
-        let bounded = !scene.continuum.is_empty() || !scene.fluid.is_empty();
         let t = &scene.time;
-        let per_dt = if t.is_adaptive(bounded) {
+        let per_dt = if scene.is_adaptive() {
             (t.dt / t.stepping().dt_max * (1.0 - 1e-12)).ceil().max(1.0)
         } else {
             1.0

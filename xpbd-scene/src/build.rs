@@ -1115,8 +1115,7 @@ impl BuiltScene {
     /// Whether [`BuiltScene::step`] is adaptive: `[time] adaptive`, or by default whether the
     /// scene has a continuum or a fluid (whose blocks declare CFL bounds).
     pub fn is_adaptive(&self) -> bool {
-        let bounded = !self.continua.is_empty() || !self.fluids.is_empty();
-        self.scene.time.is_adaptive(bounded)
+        self.scene.is_adaptive()
     }
 
     /// Simulated time at the current frame (s), `frame · steps_per_frame · Δt`.

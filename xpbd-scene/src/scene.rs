@@ -481,6 +481,13 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 impl SceneDesc {
+    /// Whether steps are adaptive: `[time] adaptive`, or by default whether the scene has a
+    /// continuum or a fluid (whose blocks declare CFL bounds).
+    pub fn is_adaptive(&self) -> bool {
+        self.time
+            .is_adaptive(!self.continuum.is_empty() || !self.fluid.is_empty())
+    }
+
     /// `(field, name, kind is continuum or fluid)` of every body in build order (cloth, rope,
     /// soft_box, mesh, continuum, fluid; each in list order).
     pub(crate) fn body_names(&self) -> Vec<(String, String, bool)> {
@@ -581,11 +588,10 @@ impl SceneDesc {
         v.positive("time.dt", self.time.dt);
         if let Some(m) = self.time.dt_max {
             v.positive("time.dt_max", m);
-            let bounded = !self.continuum.is_empty() || !self.fluid.is_empty();
             v.check(
                 "time.dt_max",
                 m,
-                self.time.is_adaptive(bounded),
+                self.is_adaptive(),
                 "a largest adaptive step is set but steps are fixed (`adaptive = false`, or \
                  absent without a continuum or fluid): set `adaptive = true` or remove it",
             );
