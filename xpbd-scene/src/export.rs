@@ -282,9 +282,10 @@ pub fn write_vtk(
             Attribute::scalars("stretch_ratio", 1).with_data(ratio),
         ],
     };
+    let title = declared_title(title, data.point.len(), data.cell.len());
     let vtk = Vtk {
         version: Version::new((4, 2)),
-        title: title.to_string(),
+        title,
         byte_order: ByteOrder::BigEndian,
         file_path: None,
         data: DataSet::inline(UnstructuredGridPiece {
@@ -307,6 +308,29 @@ pub fn write_vtk(
             message: e.to_string(),
         })?;
     write_atomic(path, &bytes).map_err(|e| io_err(path, e))
+}
+
+/// The title line of a frame: the caller's title (one line, at most 200 characters) and the
+/// number of point and cell data arrays that follow, so that a reader can tell a file cut
+/// exactly between two sections (which is still a valid VTK file) from a whole one.
+fn declared_title(title: &str, point: usize, cell: usize) -> String {
+    let line: String = title
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(200)
+        .collect();
+    format!("{line} {ARRAYS_TAG}{point} point, {cell} cell]")
+}
+
+/// Marks the declared array counts in a frame's title line.
+const ARRAYS_TAG: &str = "[arrays: ";
+
+/// The array counts a title declares ([`declared_title`]), if it declares them.
+fn declared_arrays(title: &str) -> Option<(usize, usize)> {
+    let rest = &title[title.rfind(ARRAYS_TAG)? + ARRAYS_TAG.len()..];
+    let (point, rest) = rest.split_once(" point, ")?;
+    let cell = rest.strip_suffix(" cell]")?;
+    Some((point.parse().ok()?, cell.parse().ok()?))
 }
 
 /// Point and cell data arrays of a VTK file, by name, as f64 (vectors flattened xyz).
@@ -352,6 +376,18 @@ fn parse_vtk(bytes: &[u8], file: &str) -> Result<Vtk, ImportError> {
              (`{start}`), cannot be read",
             rest.len(),
             bytes.len()
+        )));
+    }
+    if let Some((point, cell)) = declared_arrays(&vtk.title)
+        && let DataSet::UnstructuredGrid { pieces, .. } = &vtk.data
+        && let Some(vtkio::model::Piece::Inline(piece)) = pieces.first()
+        && (piece.data.point.len(), piece.data.cell.len()) != (point, cell)
+    {
+        return Err(malformed(format!(
+            "the file is cut short: its header declares {point} point and {cell} cell data \
+             arrays, it holds {} and {}",
+            piece.data.point.len(),
+            piece.data.cell.len()
         )));
     }
     Ok(vtk)
