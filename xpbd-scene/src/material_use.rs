@@ -4,9 +4,10 @@
 //! user believes in and the simulation does not have.
 //!
 //! Who reads what (`build.rs`): cloth grids and cloth meshes read `thickness`; cloth grids with
-//! bending read `bending_stiffness`; continua (and their layers) read `plasticity`. `density`,
-//! `youngs` and `poisson` are properties of any solid (a steel shared by a rope, which needs
-//! no ν, and a soft body, which does) and are not checked.
+//! bending read `bending_stiffness`; continua (and their layers) read `plasticity`; soft
+//! bodies (tets) and continua read `poisson` (a rope and a cloth have no ν: their stiffness
+//! is `youngs` times a cross-section or a thickness). `density` and `youngs` are read by every
+//! body and are not checked. A material shared by a rope and a soft body may set `poisson`.
 //! Fields a `preset` filled in are not the user's and are not checked; a material no body
 //! uses is not checked (a file may keep a library of materials).
 
@@ -18,7 +19,9 @@ use crate::validate::Validator;
 enum Use {
     /// A sheet; `true` when it bends.
     Sheet(bool),
-    /// A rope, a soft box or a soft mesh.
+    /// A rope.
+    Rope,
+    /// A soft box or a soft mesh (tets).
     Solid,
     Continuum,
 }
@@ -36,7 +39,7 @@ fn uses(scene: &SceneDesc, material: &str) -> Vec<(String, Use)> {
     }
     for (k, r) in scene.rope.iter().enumerate() {
         if r.material == material {
-            out.push((format!("rope[{k}]"), Use::Solid));
+            out.push((format!("rope[{k}]"), Use::Rope));
         }
     }
     for (k, b) in scene.soft_box.iter().enumerate() {
@@ -101,6 +104,16 @@ pub(crate) fn validate(v: &mut Validator<'_>, scene: &SceneDesc) {
                 k.to_string(),
                 any(|u| u == Use::Sheet(true)),
                 "only a cloth with `bending` reads `bending_stiffness`; no body using this material bends",
+            );
+        }
+        if m.preset.is_none()
+            && let Some(nu) = m.poisson
+        {
+            refuse(
+                "poisson",
+                nu.to_string(),
+                any(|u| matches!(u, Use::Solid | Use::Continuum)),
+                "only soft bodies and continua read `poisson`; no body using this material is one (a rope's or a cloth's stiffness is `youngs` alone)",
             );
         }
         if m.preset.is_none() && m.plasticity.is_some() {

@@ -93,7 +93,6 @@ fn material_fields_no_body_reads_are_refused_with_the_bodies_that_use_it() {
     let rope = "[materials.steel]\ndensity = 7850.0\nyoungs = 2e11\nEXTRA\n\
                 [[rope]]\nmaterial = 'steel'\nlinks = 4\nstart = [0.0, 0.0, 0.0]\n\
                 end = [1.0, 0.0, 0.0]\nradius = 0.001\n";
-    accepted(&rope.replace("EXTRA", "poisson = 0.3"));
     refused(
         &rope.replace("EXTRA", "plasticity = 'elastic'"),
         "materials.steel.plasticity",
@@ -126,4 +125,24 @@ fn a_nozzle_narrower_than_one_spacing_is_refused() {
         "one spacing wide",
     );
     accepted(&nozzle(0.005));
+}
+
+#[test]
+fn poisson_on_a_material_only_ropes_and_cloths_use_is_refused() {
+    let cloth = "[materials.cotton]\ndensity = 300.0\nyoungs = 1e6\nthickness = 0.001\npoisson = 0.3\n\
+                 [[cloth]]\nmaterial = 'cotton'\nresolution = [4, 4]\nsize = [1.0, 1.0]\n";
+    refused(
+        cloth,
+        "materials.cotton.poisson",
+        "only soft bodies and continua read `poisson`",
+    );
+    let rope = "[materials.steel]\ndensity = 7850.0\nyoungs = 2e11\npoisson = 0.3\n\
+                [[rope]]\nmaterial = 'steel'\nlinks = 4\nstart = [0.0, 0.0, 1.0]\n\
+                end = [1.0, 0.0, 1.0]\nradius = 0.001\n";
+    refused(rope, "materials.steel.poisson", "used by rope[0]");
+    // Shared with a soft body, which reads ν: accepted.
+    accepted(&format!(
+        "{rope}[[soft_box]]\nmaterial = 'steel'\ncells = [1, 1, 1]\nsize = [0.1, 0.1, 0.1]\n\
+         origin = [0.0, 0.0, 2.0]\n"
+    ));
 }
