@@ -163,6 +163,19 @@ pub enum StepError {
         substep: usize,
         message: String,
     },
+    /// The step's mechanical energy grew by more than the work done on it from outside plus
+    /// the audit's tolerance ([`crate::Diagnostics::max_energy_gain`]): energy from nothing,
+    /// the mark of an unstable solve before speeds or strains give it away.
+    #[error(
+        "diverged: the step created {gain:.3e} J of mechanical energy (kinetic + gravitational + elastic) beyond the {work:.3e} J of work done on it from outside, more than the {allowed:.3e} J its tolerance allows; particle {particle} gained the most kinetic energy (worst constraint: {constraint}); state rolled back"
+    )]
+    EnergyGrowth {
+        gain: f64,
+        allowed: f64,
+        work: f64,
+        particle: usize,
+        constraint: ConstraintRef,
+    },
     /// A particle moved faster than [`crate::Diagnostics::max_speed`]: the solve is exploding.
     #[error(
         "diverged: particle {particle} reached speed {speed:.3e} m/s in substep {substep} (worst constraint: {constraint}); state rolled back"

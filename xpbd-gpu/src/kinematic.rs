@@ -137,3 +137,80 @@ pub fn kinematic_colliders(
         })
         .collect()
 }
+
+/// Why the device steps cannot take a block of collider contacts against cloth triangles
+/// (`xpbd_core::contact::ColliderTriangleContacts`), or `None` when the triangle contact can
+/// never act, so that the device's per-vertex collider contact gives the CPU's result.
+///
+/// The device keeps every vertex at the contact radius r from the colliders and has no
+/// triangle contact. A ball of radius R that every vertex of a triangle of circumradius ρ
+/// keeps off by r cannot reach the triangle when `R ≥ (ρ² − r²)/(2r)` (derived in the core's
+/// `ColliderTriangleContacts` docs), so the triangle contact stays inactive for spheres and
+/// capsules with `R ≥ ρ²/(2r)` (a slightly larger bound). A box's corner can reach a triangle
+/// between its vertices whatever its size, and is refused with any cloth. ρ is taken at the
+/// positions `x` (the cloth as built or restored; a cloth stretched far beyond them enlarges
+/// its triangles), r as the smallest contact radius of the triangle's vertices.
+pub fn collider_triangle_refusal(
+    contacts: &xpbd_core::contact::ColliderContacts<3>,
+    triangles: &xpbd_core::contact::ColliderTriangleContacts,
+    x: &[Vector3<f64>],
+) -> Option<GpuError> {
+    use xpbd_core::contact::Shape;
+    const REASON: &str = "the GPU's collider contact holds the cloth's vertices only, and this \
+        collider can pass through a cloth triangle between its vertices (a box's corner, or a \
+        sphere or capsule of radius below rho^2/(2r) for triangles of circumradius rho and \
+        contact radius r); the CPU backend models it with collider contact against the \
+        triangles";
+    if triangles.triangles().is_empty() {
+        return None;
+    }
+    // The largest ρ²/(2r) over the triangles, with that triangle's ρ and r.
+    let mut worst = (0.0f64, 0.0f64, f64::INFINITY);
+    for t in triangles.triangles() {
+        let [a, b, c] = t.map(|i| x.get(i as usize).copied().unwrap_or_else(Vector3::zeros));
+        let (la, lb, lc) = ((b - c).norm(), (c - a).norm(), (a - b).norm());
+        let double_area = (b - a).cross(&(c - a)).norm();
+        let rho = if double_area > 0.0 {
+            la * lb * lc / (2.0 * double_area)
+        } else {
+            f64::INFINITY
+        };
+        let r = t
+            .iter()
+            .map(|&i| contacts.radius_of_particle(i as usize))
+            .fold(f64::INFINITY, f64::min);
+        let reach = rho * rho / (2.0 * r);
+        if reach.is_nan() || reach > worst.0 {
+            worst = (reach, rho, r);
+        }
+    }
+    let (reach, rho, r) = worst;
+    for (k, c) in contacts.colliders().iter().enumerate() {
+        let (name, radius) = match c.shape {
+            Shape::Box { .. } => {
+                return Some(GpuError::Unsupported {
+                    what: format!("collider {k}: a box against a cloth's triangles"),
+                    reason: REASON,
+                });
+            }
+            Shape::Sphere { radius } => ("sphere", radius),
+            Shape::Capsule { radius, .. } => ("capsule", radius),
+            Shape::HalfSpace { .. } | Shape::Sdf(_) => continue,
+        };
+        let holds = matches!(
+            radius.partial_cmp(&reach),
+            Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+        );
+        if !holds {
+            return Some(GpuError::Unsupported {
+                what: format!(
+                    "collider {k}: a {name} of radius {radius} m against a cloth's triangles \
+                     (circumradius {rho:.4} m, contact radius {r} m: triangle contact can act \
+                     below rho^2/(2r) = {reach:.4} m)"
+                ),
+                reason: REASON,
+            });
+        }
+    }
+    None
+}

@@ -71,6 +71,7 @@
 //! }
 //! ```
 
+mod audit;
 pub mod backend;
 pub mod bodies;
 pub mod context;

@@ -757,6 +757,12 @@ impl GpuSimulation {
         self.time
     }
 
+    /// Sets the simulation time back (the GPU world's energy audit restores the last good
+    /// state it read back).
+    pub(crate) fn set_time(&mut self, time: f64) {
+        self.time = time;
+    }
+
     /// The dispatch uniform (kept alive for the bind group).
     #[doc(hidden)]
     pub fn dispatch_slots(&self) -> usize {

@@ -63,7 +63,7 @@ use std::sync::Arc;
 use nalgebra::{Matrix3, Vector3};
 use xpbd_core::constraint::SubstepContext;
 use xpbd_core::contact::{
-    ColliderContacts, ColliderId, ContactGeneration, ContactOptions, ContactProjection,
+    ColliderContacts, ColliderId, ContactGeneration, ContactOptions, ContactProjection, Pose,
 };
 use xpbd_core::error::ConstraintRef;
 use xpbd_core::simulation::BlockHandle;
@@ -72,6 +72,7 @@ use xpbd_scene::runner::FrameStepper;
 use xpbd_scene::{BlockKind, BuiltScene, FrameError};
 use xpbi_continuum::continuum::XpbiContinuum;
 
+use crate::audit;
 use crate::bodies::{GpuBodyContacts, MAX_CONTINUA, PackedContacts, ParticleSlots};
 use crate::fluid::{GpuFluid, ParticleBuffers};
 use crate::{
@@ -127,6 +128,10 @@ pub struct GpuWorld {
     slots: ParticleSlots,
     /// The substep length of the last good step (the h of the multipliers the scene holds).
     last_substep: Option<f64>,
+    /// The kinematic colliders' poses when the scene last took the device's state (XPBD
+    /// bodies alone are read back per frame: a frame the energy audit refuses starts again
+    /// from here).
+    synced_poses: Vec<Pose<3>>,
 }
 
 impl std::fmt::Debug for GpuWorld {
@@ -201,6 +206,18 @@ pub fn refusal(scene: &BuiltScene) -> Option<GpuError> {
             }
             BlockKind::Triangles(t) => {
                 if let Some(e) = touching_refusal("point-triangle contacts", t.options()) {
+                    return Some(e);
+                }
+            }
+            BlockKind::ColliderTriangles(t) => {
+                let contacts = kinds.iter().find_map(|k| match k {
+                    BlockKind::Contacts(c) => Some(*c),
+                    _ => None,
+                });
+                let x = &scene.sim.particles().x;
+                if let Some(c) = contacts
+                    && let Some(e) = crate::kinematic::collider_triangle_refusal(c, t, x)
+                {
                     return Some(e);
                 }
             }
@@ -359,6 +376,7 @@ impl GpuWorld {
                     }
                     (
                         BlockKind::Xpbi(_)
+                        | BlockKind::ColliderTriangles(_)
                         | BlockKind::Spacing(_)
                         | BlockKind::Fluid(_)
                         | BlockKind::Bodies(_)
@@ -436,6 +454,8 @@ impl GpuWorld {
             )?;
             Some(Touching { blocks, gpu })
         };
+        let mut scene = scene;
+        let synced_poses = collider_poses(&mut scene);
         Ok(Self {
             scene,
             xpbd,
@@ -444,6 +464,7 @@ impl GpuWorld {
             touching,
             slots,
             last_substep: None,
+            synced_poses,
         })
     }
 
@@ -503,7 +524,9 @@ impl GpuWorld {
                     match self.attempt(h) {
                         Ok(()) => break,
                         Err(GpuError::Step(
-                            e @ (StepError::Diverged { .. } | StepError::NonFinite { .. }),
+                            e @ (StepError::Diverged { .. }
+                            | StepError::NonFinite { .. }
+                            | StepError::EnergyGrowth { .. }),
                         )) => {
                             if halvings >= stepping.max_halvings {
                                 return Err(StepError::StepSizeExhausted {
@@ -712,6 +735,7 @@ impl GpuWorld {
     /// After a good step of `h`: the devices' state into the scene (a non-finite continuum
     /// particle fails the step), time, colliders.
     fn read_back(&mut self, h: f64) -> Result<(), GpuError> {
+        let mut continua = Vec::with_capacity(self.continua.len());
         for c in &self.continua {
             let x = c.gpu.positions()?;
             let v = c.gpu.velocities()?;
@@ -729,23 +753,63 @@ impl GpuWorld {
                 }
                 .into());
             }
+            continua.push((x, v, f, s));
+        }
+        let xpbd = match &self.xpbd {
+            Some(b) => Some((b.gpu.positions()?, b.gpu.velocities()?)),
+            None => None,
+        };
+        self.audit_read_back(&continua, xpbd.as_ref(), h)?;
+        for (c, (x, v, f, s)) in self.continua.iter().zip(&continua) {
             let p = self.scene.sim.particles_mut();
             for (k, &i) in c.members.iter().enumerate() {
                 p.x[i] = x[k];
                 p.v[i] = v[k];
             }
-            let state = xpbi_state(&f, &s);
+            let state = xpbi_state(f, s);
             self.scene
                 .sim
                 .block_mut(c.block)
                 .kind
                 .set_state_vector(&state)?;
         }
-        self.sync_xpbd()?;
+        if let (Some(b), Some((x, v))) = (&self.xpbd, xpbd) {
+            write_members(self.scene.sim.particles_mut(), b.members.as_deref(), x, v);
+        }
         let time = self.scene.sim.time() + h;
         self.scene.sim.set_time(time)?;
         self.last_substep = Some(h / self.scene.sim.settings().substeps as f64);
         advance_colliders(&mut self.scene, h)
+    }
+
+    /// The energy audit of a step of `dt` (module `audit`) over the device's state against the
+    /// scene's, before the scene takes it.
+    fn audit_read_back(
+        &mut self,
+        continua: &[ContinuumReadBack],
+        xpbd: Option<&StateReadBack>,
+        dt: f64,
+    ) -> Result<(), GpuError> {
+        let settings = self.scene.sim.settings();
+        let (eps, gravity) = (settings.diagnostics.max_energy_gain, settings.gravity);
+        let h = dt / settings.substeps as f64;
+        if eps == f64::INFINITY {
+            return Ok(());
+        }
+        let driven = audit::driven_speed(&mut self.scene, dt);
+        let mut audit = audit::EnergyAudit::new(self.scene.sim.particles(), gravity);
+        for (c, (x, v, _, _)) in self.continua.iter().zip(continua) {
+            for (k, &i) in c.members.iter().enumerate() {
+                audit.add(i, &x[k], &v[k]);
+            }
+        }
+        if let (Some(b), Some((x, v))) = (&self.xpbd, xpbd) {
+            for k in 0..x.len() {
+                let i = b.members.as_ref().map_or(k, |m| m[k]);
+                audit.add(i, &x[k], &v[k]);
+            }
+        }
+        Ok(audit.check(dt, h, eps, driven)?)
     }
 
     /// The multipliers of the last good step into the scene's blocks, which the frames export:
@@ -785,29 +849,6 @@ impl GpuWorld {
                 .map(|&p| by_member.get(member[p as usize]).copied().unwrap_or(0.0))
                 .collect();
             block.set_multipliers(&lambda)?;
-        }
-        Ok(())
-    }
-
-    /// The XPBD bodies' positions and velocities into the scene.
-    fn sync_xpbd(&mut self) -> Result<(), GpuError> {
-        let Some(b) = &self.xpbd else {
-            return Ok(());
-        };
-        let x = b.gpu.positions()?;
-        let v = b.gpu.velocities()?;
-        let p = self.scene.sim.particles_mut();
-        match &b.members {
-            None => {
-                p.x = x;
-                p.v = v;
-            }
-            Some(m) => {
-                for (k, &i) in m.iter().enumerate() {
-                    p.x[i] = x[k];
-                    p.v[i] = v[k];
-                }
-            }
         }
         Ok(())
     }
@@ -858,10 +899,100 @@ impl GpuWorld {
             && let Some(b) = &self.xpbd
         {
             let time = b.gpu.time();
-            self.sync_xpbd()?;
+            let x = b.gpu.positions()?;
+            let v = b.gpu.velocities()?;
+            let span = time - self.scene.sim.time();
+            if span > 0.0
+                && let Err(e) = self.audit_span(&x, &v, span)
+            {
+                self.restore_last_sync()?;
+                return Err(e);
+            }
+            let members = self.xpbd.as_ref().and_then(|b| b.members.as_deref());
+            write_members(self.scene.sim.particles_mut(), members, x, v);
             self.scene.sim.set_time(time)?;
+            self.synced_poses = collider_poses(&mut self.scene);
         }
         Ok(())
+    }
+
+    /// The energy audit over a span of XPBD steps read back at once.
+    fn audit_span(
+        &mut self,
+        x: &[Vector3<f64>],
+        v: &[Vector3<f64>],
+        span: f64,
+    ) -> Result<(), GpuError> {
+        let settings = self.scene.sim.settings();
+        let (eps, gravity) = (settings.diagnostics.max_energy_gain, settings.gravity);
+        let h = self.scene.scene.time.dt / settings.substeps as f64;
+        let driven = audit::driven_speed(&mut self.scene, span);
+        let mut audit = audit::EnergyAudit::new(self.scene.sim.particles(), gravity);
+        let members = self.xpbd.as_ref().and_then(|b| b.members.as_deref());
+        for k in 0..x.len() {
+            audit.add(members.map_or(k, |m| m[k]), &x[k], &v[k]);
+        }
+        Ok(audit.check(span, h.min(span), eps, driven)?)
+    }
+
+    /// Puts the device back to the state the scene holds (XPBD bodies alone): particles, time
+    /// and the kinematic colliders' poses of the last read-back.
+    fn restore_last_sync(&mut self) -> Result<(), GpuError> {
+        let time = self.scene.sim.time();
+        if let Some(contacts) = self.scene.collider_contacts_mut() {
+            for (k, pose) in self.synced_poses.iter().enumerate() {
+                contacts.set_pose(ColliderId(k), *pose)?;
+            }
+            let all = kinematic_colliders(contacts)?;
+            let acceleration = contacts.options().acceleration;
+            if let Some(b) = &mut self.xpbd {
+                b.gpu.set_colliders(&all, acceleration)?;
+            }
+        }
+        if let Some(b) = &mut self.xpbd {
+            b.gpu.set_time(time);
+        }
+        self.upload_scene_state()
+    }
+}
+
+/// The poses of the scene's kinematic colliders.
+fn collider_poses(scene: &mut BuiltScene) -> Vec<Pose<3>> {
+    scene
+        .collider_contacts_mut()
+        .map_or_else(Vec::new, |c| c.colliders().iter().map(|c| c.pose).collect())
+}
+
+/// A particle set's read-back: positions and velocities.
+type StateReadBack = (Vec<Vector3<f64>>, Vec<Vector3<f64>>);
+
+/// A continuum's read-back: positions, velocities, deformation gradients, plastic states.
+type ContinuumReadBack = (
+    Vec<Vector3<f64>>,
+    Vec<Vector3<f64>>,
+    Vec<Matrix3<f64>>,
+    Vec<[f64; 2]>,
+);
+
+/// Device positions and velocities of a particle set into the store (all particles when
+/// `members` is `None`, else `members[k]` takes entry `k`).
+fn write_members(
+    p: &mut xpbd_core::Particles<3>,
+    members: Option<&[usize]>,
+    x: Vec<Vector3<f64>>,
+    v: Vec<Vector3<f64>>,
+) {
+    match members {
+        None => {
+            p.x = x;
+            p.v = v;
+        }
+        Some(m) => {
+            for (k, &i) in m.iter().enumerate() {
+                p.x[i] = x[k];
+                p.v[i] = v[k];
+            }
+        }
     }
 }
 

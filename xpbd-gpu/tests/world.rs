@@ -269,10 +269,14 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
     let c = |body: &str| format!("{CONTINUUM_BASE}{body}");
     let cloth = |extra: &str| x(&format!("{CLOTH}{extra}"));
     let plane = "[[collider]]\nshape = { plane = { normal = [0.0, 0.0, 1.0], offset = 0.45 } }\n";
+    // Contact radius 0.03 m: a sphere or capsule of radius R ≥ ρ²/(2r) = 0.083 m (ρ = 0.0707 m,
+    // the circumradius of the sheet's triangles) cannot reach a triangle between vertices that
+    // keep r from it, so the CPU's collider contact against the triangles stays inactive and
+    // the GPU's per-vertex contact gives the same result.
     let collider = |shape: &str, extra: &str| {
         cloth(&format!(
             "[[collider]]\nshape = {{ {shape} }}\ncenter = [0.0, 0.0, 0.3]\n{extra}\n\
-             [contacts]\nradius = 0.01\n"
+             [contacts]\nradius = 0.03\n"
         ))
     };
     let dir = std::env::temp_dir().join(format!("xpbd-gpu-features-{}", std::process::id()));
@@ -331,11 +335,29 @@ fn every_description_feature_runs_on_the_gpu_or_is_refused_by_name() {
         ),
         (
             "rotated box",
+            x(
+                "[[rope]]\nmaterial = 'steel'\nlinks = 8\nstart = [-0.3, 0.0, 0.45]\n\
+                 end = [0.3, 0.0, 0.45]\nradius = 0.001\n\
+                 [[collider]]\nshape = { box = { half_extents = [0.2, 0.2, 0.1] } }\n\
+                 center = [0.0, 0.0, 0.3]\nrotation_deg = [10.0, 0.0, 0.0]\nfriction = 0.3\n\
+                 [contacts]\nradius = 0.01\n",
+            ),
+            Runs(10),
+        ),
+        // A box's corner can pass through a triangle between its vertices: the CPU's collider
+        // contact against the triangles models it, the GPU's per-vertex contact does not.
+        (
+            "box under a cloth",
             collider(
                 "box = { half_extents = [0.2, 0.2, 0.1] }",
                 "rotation_deg = [10.0, 0.0, 0.0]\nfriction = 0.3",
             ),
-            Runs(10),
+            Refused("a box against a cloth's triangles"),
+        ),
+        (
+            "small sphere under a cloth",
+            collider("sphere = { radius = 0.05 }", "friction = 0.3"),
+            Refused("a sphere of radius 0.05 m against a cloth's triangles"),
         ),
         (
             "capsule",

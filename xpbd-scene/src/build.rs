@@ -3,8 +3,10 @@
 //!
 //! Bodies are appended to one particle store in file order (cloth, rope, soft_box, mesh
 //! sections in that order, each in list order); each body's constraints form one block, the
-//! collider contacts a last block. The construction is deterministic, which is what makes
-//! checkpoints small: a checkpoint stores the scene text and the evolving state only.
+//! collider contacts a last block (followed, with a cloth and a sphere, capsule or box collider,
+//! by the colliders' contact against the cloth's triangles). The construction is deterministic,
+//! which is what makes checkpoints small: a checkpoint stores the scene text and the evolving
+//! state only.
 
 use std::path::Path;
 
@@ -15,8 +17,8 @@ use xpbd_core::constraint::{
     NeoHookeanTetConstraints,
 };
 use xpbd_core::contact::{
-    BodyContacts, Collider, ColliderContacts, ContactOptions, Friction, PointTriangleContacts,
-    Pose, Shape,
+    BodyContacts, Collider, ColliderContacts, ColliderTriangleContacts, ContactOptions, Friction,
+    PointTriangleContacts, Pose, Shape,
 };
 use xpbd_core::mesh::TetMesh;
 use xpbd_core::simulation::BlockHandle;
@@ -78,6 +80,7 @@ pub(crate) enum AnyBlock {
     Isometric(BlockHandle<IsometricBendingConstraints>),
     Tets(BlockHandle<NeoHookeanTetConstraints<3>>),
     Contacts(BlockHandle<ColliderContacts<3>>),
+    ColliderTriangles(BlockHandle<ColliderTriangleContacts>),
     Spacing(BlockHandle<SpacingConstraints<3>>),
     Xpbi(BlockHandle<XpbiContinuum<3>>),
     Bodies(BlockHandle<BodyContacts<3>>),
@@ -94,6 +97,7 @@ impl AnyBlock {
             Self::Isometric(h) => sim.block_mut(h),
             Self::Tets(h) => sim.block_mut(h),
             Self::Contacts(h) => sim.block_mut(h),
+            Self::ColliderTriangles(h) => sim.block_mut(h),
             Self::Spacing(h) => sim.block_mut(h),
             Self::Xpbi(h) => sim.block_mut(h),
             Self::Bodies(h) => sim.block_mut(h),
@@ -118,6 +122,9 @@ pub enum BlockKind<'a> {
     Tets(&'a NeoHookeanTetConstraints<3>),
     /// Particles against the colliders.
     Contacts(&'a ColliderContacts<3>),
+    /// Cloth triangles against the convex colliders of the [`BlockKind::Contacts`] block
+    /// before it (a collider smaller than the cloth's edges would slip between the vertices).
+    ColliderTriangles(&'a ColliderTriangleContacts),
     /// XPBI's position correction of a continuum.
     Spacing(&'a SpacingConstraints<3>),
     /// An XPBI continuum.
@@ -139,6 +146,7 @@ impl BlockKind<'_> {
             Self::Isometric(_) => "isometric bending",
             Self::Tets(_) => "neo-Hookean tetrahedra",
             Self::Contacts(_) => "collider contacts",
+            Self::ColliderTriangles(_) => "collider contacts against cloth triangles",
             Self::Spacing(_) => "XPBI position correction",
             Self::Xpbi(_) => "XPBI continuum",
             Self::Bodies(_) => "contacts between bodies",
@@ -875,10 +883,32 @@ pub(crate) fn build(scene: SceneDesc, file: &Path) -> Result<BuiltScene, SceneEr
                 .map_err(SceneError::contact_at(file, "contacts".into()))?;
         }
         crate::interaction::check_outside_colliders(sim.particles(), &contacts, &bodies, file)?;
+        // Cloth triangles against the convex colliders (spheres, capsules, boxes), which would
+        // slip between the vertices: a second block that reads the colliders' motion from this
+        // one (`ColliderTriangleContacts`), added right after it. Without a cloth or a convex
+        // collider there is none (planes and meshes are vertex contact only).
+        let cloth: Vec<[usize; 3]> = (bodies.iter())
+            .filter(|b| b.kind == crate::interaction::BodyKind::Cloth)
+            .flat_map(|b| b.triangles.iter().copied())
+            .collect();
+        let convex = contacts.colliders().iter().any(|c| {
+            matches!(
+                c.shape,
+                Shape::Sphere { .. } | Shape::Capsule { .. } | Shape::Box { .. }
+            )
+        });
+        let triangles = (!cloth.is_empty() && convex)
+            .then(|| ColliderTriangleContacts::new(&mut contacts, &cloth));
         handles.push(AnyBlock::Contacts(
             sim.add_constraints(contacts)
                 .map_err(SceneError::build_at(file, "contacts".into()))?,
         ));
+        if let Some(triangles) = triangles {
+            handles.push(AnyBlock::ColliderTriangles(
+                sim.add_constraints(triangles)
+                    .map_err(SceneError::build_at(file, "contacts".into()))?,
+            ));
+        }
     }
     // Per continuum, as xpbi_continuum::scene: position correction, then the XPBI block.
     let mut continua = Vec::new();
@@ -1009,12 +1039,13 @@ impl BuiltScene {
             .check_substep_bounds(dt / self.sim.settings().substeps as f64)?;
         let mut before = before;
         before(self.sim.particles_mut(), dt);
-        self.sim.step(dt)?;
+        let gain = self.sim.step(dt)?.energy_gain;
         self.steps.merge(&AdvanceReport {
             steps: 1,
             dt_min: dt,
             dt_max: dt,
             halvings: 0,
+            max_energy_gain: gain,
         });
         Ok(())
     }
@@ -1103,6 +1134,7 @@ impl BuiltScene {
                 AnyBlock::Isometric(h) => BlockKind::Isometric(&sim.block(h).kind),
                 AnyBlock::Tets(h) => BlockKind::Tets(&sim.block(h).kind),
                 AnyBlock::Contacts(h) => BlockKind::Contacts(&sim.block(h).kind),
+                AnyBlock::ColliderTriangles(h) => BlockKind::ColliderTriangles(&sim.block(h).kind),
                 AnyBlock::Spacing(h) => BlockKind::Spacing(&sim.block(h).kind),
                 AnyBlock::Xpbi(h) => BlockKind::Xpbi(&sim.block(h).kind),
                 AnyBlock::Bodies(h) => BlockKind::Bodies(&sim.block(h).kind),

@@ -229,7 +229,17 @@ impl MaterialSpec {
             ..Self::default()
         }
     }
-    /// A solid or rope: density ρ (kg/m³), Young's modulus E (Pa), Poisson's ratio ν.
+    /// A rope's material: density ρ (kg/m³), Young's modulus E (Pa); a rope has no ν (its
+    /// stiffness is E times its cross-section).
+    pub fn rope(density: f64, youngs: f64) -> Self {
+        Self {
+            density: Some(density),
+            youngs: Some(youngs),
+            ..Self::default()
+        }
+    }
+    /// A soft body's or a continuum's: density ρ (kg/m³), Young's modulus E (Pa), Poisson's
+    /// ratio ν.
     pub fn solid(density: f64, youngs: f64, poisson: f64) -> Self {
         Self {
             density: Some(density),
@@ -390,7 +400,7 @@ impl InteractionSpec {
 /// let rope = RopeSpec { name: None, material: "steel".into(), links: 4, start: [0.0; 3],
 ///     end: [1.0, 0.0, 0.0], radius: 1e-3, pin_start: true };
 /// let desc = SceneDesc::builder("rope", 0.01, 1)
-///     .material("steel", MaterialSpec::solid(7800.0, 2e11, 0.3))
+///     .material("steel", MaterialSpec::rope(7800.0, 2e11))
 ///     .rope(rope)
 ///     .build()?;
 /// let mut sim = xpbd_core::Simulation::from_desc(&desc)?;

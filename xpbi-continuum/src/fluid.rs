@@ -213,6 +213,8 @@ pub struct PbfFluid<const D: usize> {
     /// Vorticity of each particle of the store (scratch, confinement only; 2D: along z).
     omega: Vec<Vector3<f64>>,
     fault: Option<String>,
+    /// Kinetic energy the vorticity confinement put in over the current step (J).
+    confinement_work: f64,
     /// The length h of the substep that last began (s), which [`PbfFluid::pressures`] needs.
     last_substep: Option<f64>,
 }
@@ -256,6 +258,7 @@ impl<const D: usize> PbfFluid<D> {
             dv: Vec::new(),
             omega: Vec::new(),
             fault: None,
+            confinement_work: 0.0,
             last_substep: None,
         };
         s.is_fluid = vec![false; particles.len()];
@@ -602,6 +605,9 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
     /// order or the thread count.
     fn end_substep(&mut self, particles: &mut Particles<D>, _lambda: &[f64], ctx: &SubstepContext) {
         let eps = self.settings.vorticity_confinement;
+        if ctx.substep == 0 {
+            self.confinement_work = 0.0;
+        }
         if (self.xsph_rate == 0.0 && eps == 0.0) || self.members.is_empty() {
             return;
         }
@@ -667,7 +673,13 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
             });
         }
         for (r, dv) in dvs.iter().enumerate() {
-            particles.v[stencil[offsets[r] as usize] as usize] += *dv;
+            let i = stencil[offsets[r] as usize] as usize;
+            if eps > 0.0 && particles.inv_mass[i] > 0.0 {
+                let v0 = particles.v[i];
+                let gain = 0.5 * ((v0 + dv).norm_squared() - v0.norm_squared());
+                self.confinement_work += gain.max(0.0) / particles.inv_mass[i];
+            }
+            particles.v[i] += *dv;
         }
         (self.dv, self.omega) = (dvs, omega);
     }
@@ -676,6 +688,11 @@ impl<const D: usize> ConstraintKind<D> for PbfFluid<D> {
     }
     fn own_schedule(&self) -> Option<&Schedule> {
         Some(&self.schedule)
+    }
+    /// Vorticity confinement is a forcing: the kinetic energy it added over the step (the
+    /// energy audit's allowance; 0 when it is off).
+    fn driven_work(&self, _particles: &Particles<D>, _lambda: &[f64], _h: f64) -> f64 {
+        self.confinement_work
     }
     /// `h ≤ 0.4 Δx / max|v|` over the fluid: a particle moves at most 0.4Δx in a substep, so
     /// the neighbour lists built at its start stay those of its end (the bound XPBI uses); a

@@ -1,7 +1,7 @@
 //! Attachment of a particle to a world point or an animated (kinematic) target.
 
 use super::{ConstraintKind, check_non_negative};
-use crate::{BuildError, Vector};
+use crate::{BuildError, Particles, Vector};
 
 /// `C = |x − p|`, `∇C = (x − p)/|x − p|`: a zero-length spring to the point `p`
 /// (a distance constraint with l₀ = 0 whose other end is not a particle). With α = 0 it pins;
@@ -24,6 +24,11 @@ pub struct AttachmentConstraints<const D: usize> {
     pub target: Vec<Vector<D>>,
     /// Compliance α (m/N).
     pub compliance: Vec<f64>,
+    /// The targets at the start of the last step, and before it (for a rolled-back step).
+    step_start_target: Vec<Vector<D>>,
+    saved_start_target: Vec<Vector<D>>,
+    /// How far each target jumped between the last two steps (m).
+    jump: Vec<f64>,
 }
 
 impl<const D: usize> AttachmentConstraints<D> {
@@ -33,6 +38,9 @@ impl<const D: usize> AttachmentConstraints<D> {
             particle: Vec::new(),
             target: Vec::new(),
             compliance: Vec::new(),
+            step_start_target: Vec::new(),
+            saved_start_target: Vec::new(),
+            jump: Vec::new(),
         }
     }
 
@@ -53,6 +61,7 @@ impl<const D: usize> AttachmentConstraints<D> {
         self.particle.push([particle as u32]);
         self.target.push(target);
         self.compliance.push(alpha);
+        self.step_start_target.push(target);
         Ok(c)
     }
 
@@ -89,6 +98,44 @@ impl<const D: usize> ConstraintKind<D> for AttachmentConstraints<D> {
             Vector::<D>::zeros()
         };
         len
+    }
+
+    /// Records how far each target moved since the last step started
+    /// ([`AttachmentConstraints::set_target`] between steps), for [`Self::driven_work`].
+    fn checkpoint(&mut self) {
+        self.saved_start_target.clone_from(&self.step_start_target);
+        self.jump.clear();
+        // Targets pushed onto the public field directly have no start yet: no jump.
+        self.jump
+            .extend(self.target.iter().enumerate().map(|(c, t)| {
+                self.step_start_target
+                    .get(c)
+                    .map_or(0.0, |s| (t - s).norm())
+            }));
+        self.step_start_target.clone_from(&self.target);
+    }
+
+    fn rollback(&mut self) {
+        self.step_start_target.clone_from(&self.saved_start_target);
+    }
+
+    /// A target that jumped by `d` since the last step pulls with the force `λ/h²` (at most
+    /// `|λ| d / h²` of work while it pulls) and may have yanked its particle by `d` within one
+    /// substep (at most `½ m (d/h)²` of kinetic energy): the sum of both per attachment.
+    fn driven_work(&self, particles: &Particles<D>, lambda: &[f64], h: f64) -> f64 {
+        let inv_h2 = 1.0 / (h * h);
+        (self.jump.iter().zip(lambda).zip(&self.particle))
+            .filter(|((d, _), _)| **d > 0.0)
+            .map(|((d, l), p)| {
+                let w = particles
+                    .inv_mass
+                    .get(p[0] as usize)
+                    .copied()
+                    .unwrap_or(0.0);
+                let yank = if w > 0.0 { 0.5 * d * d / w } else { 0.0 };
+                (d * l.abs() + yank) * inv_h2
+            })
+            .sum()
     }
 
     fn validate(&self) -> Result<(), BuildError> {

@@ -323,6 +323,17 @@ pub trait ConstraintKind<const D: usize>: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// An upper estimate of the work (J) done on the particles during the last step by what
+    /// this kind moves kinematically (a moving collider, an animated attachment target), given
+    /// the multipliers `lambda` of the step's last substep of length `h`. The energy audit
+    /// ([`crate::Diagnostics::max_energy_gain`]) lets a step gain this much on top of its
+    /// tolerance. A constraint force is `f = ∇C λ / h²` (Macklin et al. 2016, eq. 17), so a
+    /// driver that moves by `d` while it pushes does at most `|λ| |d| / h²` of work. `0` by
+    /// default: kinds whose constraints only couple particles do no work from outside.
+    fn driven_work(&self, _particles: &Particles<D>, _lambda: &[f64], _h: f64) -> f64 {
+        0.0
+    }
+
     /// Called at the start of every step: save any state the kind evolves (deformation
     /// gradients, hardening) so that [`ConstraintKind::rollback`] can restore it.
     fn checkpoint(&mut self) {}

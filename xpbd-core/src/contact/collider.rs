@@ -3,6 +3,7 @@
 use rayon::prelude::*;
 
 use super::ContactOptions;
+use super::collider_triangle::ColliderMotionLink;
 use super::error::{ContactError, check_finite, check_size};
 use super::friction::{
     Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse,
@@ -154,6 +155,10 @@ pub struct ColliderContacts<const D: usize> {
     collider_of: Vec<u32>,
     v_pre: Vec<Vector<D>>,
     friction_used: TangentialBudget,
+    /// Where the colliders' substep motion is published for linked blocks (`None`: unlinked).
+    link: Option<ColliderMotionLink<D>>,
+    /// Work bound of the moving colliders over the current step (J), summed per substep.
+    driven_work: f64,
 }
 
 impl<const D: usize> ColliderContacts<D> {
@@ -172,6 +177,8 @@ impl<const D: usize> ColliderContacts<D> {
             collider_of: Vec::new(),
             v_pre: Vec::new(),
             friction_used: TangentialBudget::default(),
+            link: None,
+            driven_work: 0.0,
         })
     }
 
@@ -227,6 +234,16 @@ impl<const D: usize> ColliderContacts<D> {
         pose.validate()?;
         self.collider_mut(id)?.pose = pose;
         Ok(())
+    }
+
+    /// Shares the colliders' motion with another block (a
+    /// [`super::ColliderTriangleContacts`]): from now on this block publishes every collider's
+    /// shape, friction and substep poses at the start of every substep, where a block added
+    /// after it reads them. The colliders stay owned (moved, checkpointed, rolled back) here.
+    pub fn motion_link(&mut self) -> ColliderMotionLink<D> {
+        self.link
+            .get_or_insert_with(ColliderMotionLink::default)
+            .clone()
     }
 
     /// The pose a collider is animated to over the next step ([`Self::set_target_pose`]),
@@ -306,6 +323,31 @@ impl<const D: usize> ColliderContacts<D> {
             return Vector::<D>::zeros();
         }
         x - m.sub_start.to_world(&m.sub_end.to_local(x))
+    }
+
+    /// A bound on the work the moving colliders did on the particles in a substep of length
+    /// `h`: a contact pushes with the normal force `λ/h²` and rubs with at most `μ_k λ/h²`
+    /// (Coulomb), so a collider point that moves by `d` over the substep does at most
+    /// `(1 + μ_k) λ |d| / h²` of work. Static colliders do none.
+    fn substep_driven_work(&self, particles: &Particles<D>, lambda: &[f64], h: f64) -> f64 {
+        if self.motion.iter().all(|m| m.sub_start == m.sub_end) {
+            return 0.0;
+        }
+        let inv_h2 = 1.0 / (h * h);
+        let mut work = 0.0;
+        for (c, (s, &k)) in self.stencil.iter().zip(&self.collider_of).enumerate() {
+            let l = lambda.get(c).copied().unwrap_or(0.0);
+            if l <= 0.0 {
+                continue;
+            }
+            let k = k as usize;
+            let d = self
+                .collider_displacement(k, &particles.x[s[0] as usize])
+                .norm();
+            let mu = self.colliders[k].friction.kinetic_coefficient;
+            work += (1.0 + mu) * l * d * inv_h2;
+        }
+        work
     }
 
     fn update_motion(&mut self, ctx: &SubstepContext) {
@@ -439,12 +481,24 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
         )
     }
 
+    /// Summed per substep by `end_substep` (see [`ColliderContacts::substep_driven_work`]).
+    fn driven_work(&self, _particles: &Particles<D>, _lambda: &[f64], _h: f64) -> f64 {
+        self.driven_work
+    }
+
     fn projects_in_iteration(&self, iteration: usize, iterations: usize) -> bool {
         self.options.projection.projects_in(iteration, iterations)
     }
 
     fn begin_substep(&mut self, particles: &Particles<D>, ctx: &SubstepContext) {
         self.update_motion(ctx);
+        if let Some(link) = &self.link {
+            let motion = self.colliders.iter().zip(&self.motion);
+            link.publish(
+                ctx,
+                motion.map(|(c, m)| (&c.shape, c.friction, m.sub_start, m.sub_end)),
+            );
+        }
         if self.options.regenerate_at(ctx.substep) {
             self.generate(particles, ctx);
         }
@@ -456,6 +510,10 @@ impl<const D: usize> ConstraintKind<D> for ColliderContacts<D> {
     }
 
     fn end_substep(&mut self, particles: &mut Particles<D>, lambda: &[f64], ctx: &SubstepContext) {
+        if ctx.substep == 0 {
+            self.driven_work = 0.0;
+        }
+        self.driven_work += self.substep_driven_work(particles, lambda, ctx.h);
         let threshold = self.options.restitution_threshold(ctx.h);
         for c in 0..self.stencil.len() {
             let k = self.collider_of[c] as usize;

@@ -118,12 +118,24 @@ fn normal_and_weight<const D: usize>(
     s: &mut [f64],
 ) -> (Vector<D>, f64) {
     let n = grad[0];
+    (n, weight_along(&n, idx, grad, w, s))
+}
+
+/// `W = Σ wₖ sₖ²` with `sₖ = ∇ₖC·n` for a given unit normal `n`.
+#[inline(always)]
+fn weight_along<const D: usize>(
+    n: &Vector<D>,
+    idx: &[u32],
+    grad: &[Vector<D>],
+    w: &[f64],
+    s: &mut [f64],
+) -> f64 {
     let mut weight = 0.0;
     for k in 0..idx.len() {
-        s[k] = grad[k].dot(&n);
+        s[k] = grad[k].dot(n);
         weight += w[idx[k] as usize] * s[k] * s[k];
     }
-    (n, weight)
+    weight
 }
 
 /// The tangential correction τ each contact has applied in the current substep (module docs).
@@ -182,8 +194,44 @@ pub(crate) fn apply_coulomb_friction<const D: usize>(
     if friction.is_none() || lambda <= 0.0 {
         return false;
     }
+    apply_coulomb_friction_along(
+        grad[0],
+        friction,
+        budget,
+        c,
+        idx,
+        xs,
+        grad,
+        x_prev,
+        w,
+        obstacle_displacement,
+        lambda,
+    )
+}
+
+/// [`apply_coulomb_friction`] for a contact whose first gradient is not the unit normal (a
+/// collider against a triangle, `∇ₖC = −βₖ n̂`): `normal` is the unit normal, and the
+/// gradients' scalars are `sₖ = ∇ₖC·normal`.
+#[inline]
+pub(crate) fn apply_coulomb_friction_along<const D: usize>(
+    normal: Vector<D>,
+    friction: &Friction,
+    budget: &TangentialBudget,
+    c: usize,
+    idx: &[u32],
+    xs: &mut [Vector<D>],
+    grad: &[Vector<D>],
+    x_prev: &[Vector<D>],
+    w: &[f64],
+    obstacle_displacement: Vector<D>,
+    lambda: f64,
+) -> bool {
+    if friction.is_none() || lambda <= 0.0 {
+        return false;
+    }
     let mut s = [0.0; 4];
-    let (n, weight) = normal_and_weight(idx, grad, w, &mut s);
+    let n = normal;
+    let weight = weight_along(&n, idx, grad, w, &mut s);
     if weight <= 0.0 {
         return false;
     }

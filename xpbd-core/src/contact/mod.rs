@@ -1,12 +1,16 @@
 //! Contact: colliders, particle–particle and cloth self-collision, Coulomb friction and
 //! restitution, as unilateral constraints `C ≥ 0` inside the XPBD solver loop.
 //!
-//! Four constraint kinds, added to a [`crate::Simulation`] like any other block (put them
+//! Five constraint kinds, added to a [`crate::Simulation`] like any other block (put them
 //! after the material constraints so contacts have the last word in a Gauss–Seidel sweep):
 //!
 //! * [`ColliderContacts`]: particles of radius r against static or kinematic [`Collider`]s
 //!   (half-space, sphere, box, capsule, signed-distance grid from a closed mesh):
 //!   `C = φ(x) − r ≥ 0` with φ the collider's signed distance at its end-of-substep pose.
+//! * [`ColliderTriangleContacts`] (3D): cloth triangles against the convex colliders of a
+//!   [`ColliderContacts`] block, `C = n̂·(y − Σ βᵢ xᵢ) − R ≥ 0` with y a point of the collider's
+//!   core, R its radius, n̂ and β frozen at generation: stops a collider smaller than the cloth's
+//!   edges from passing between the vertices.
 //! * [`ParticleContacts`]: pairs of particles, `C = |x_p − x_q| − d ≥ 0` (d = 2r, the
 //!   thickness), with the broad phase on the shared [`crate::spatial::UniformGrid`].
 //! * [`BodyContacts`]: particles of different bodies (a sand body and a cloth, two continua),
@@ -65,6 +69,7 @@
 
 pub mod body;
 pub mod collider;
+pub mod collider_triangle;
 pub mod error;
 pub mod friction;
 pub mod particle;
@@ -74,6 +79,7 @@ pub mod triangle;
 
 pub use body::{BodyContacts, Overlap};
 pub use collider::{Collider, ColliderContacts, ColliderId};
+pub use collider_triangle::{ColliderMotionLink, ColliderSubstep, ColliderTriangleContacts};
 pub use error::ContactError;
 pub use friction::Friction;
 pub use particle::ParticleContacts;

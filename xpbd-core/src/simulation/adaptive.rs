@@ -19,7 +19,7 @@
 //! count.
 //!
 //! A step that fails ([`StepError::Diverged`], [`StepError::NonFinite`],
-//! [`StepError::Overstrained`], [`StepError::BlockFault`]) has been rolled back by
+//! [`StepError::Overstrained`], [`StepError::EnergyGrowth`], [`StepError::BlockFault`]) has been rolled back by
 //! [`Simulation::step`]; it is retried at half its size, at most
 //! [`AdaptiveStepping::max_halvings`] times, and the halved cap is kept for the rest of the
 //! span. Then [`StepError::StepSizeExhausted`] carries the last failure; the state is that of
@@ -83,11 +83,15 @@ pub struct AdvanceReport {
     pub dt_max: f64,
     /// Failed steps that were halved and retried.
     pub halvings: u32,
+    /// The largest energy audit measure of the steps ([`crate::StepReport::energy_gain`]);
+    /// `None` when no step was judged.
+    pub max_energy_gain: Option<f64>,
 }
 
 impl AdvanceReport {
     /// Adds another report's steps (e.g. the spans of one frame).
     pub fn merge(&mut self, other: &AdvanceReport) {
+        self.note_energy_gain(other.max_energy_gain);
         if other.steps == 0 {
             self.halvings += other.halvings;
             return;
@@ -101,6 +105,13 @@ impl AdvanceReport {
         }
         self.steps += other.steps;
         self.halvings += other.halvings;
+    }
+
+    /// Keeps the larger of the recorded and `gain` ([`AdvanceReport::max_energy_gain`]).
+    pub fn note_energy_gain(&mut self, gain: Option<f64>) {
+        if let Some(g) = gain {
+            self.max_energy_gain = Some(self.max_energy_gain.map_or(g, |m| m.max(g)));
+        }
     }
 
     /// Counts one successful step of `dt`.
@@ -271,11 +282,15 @@ impl<const D: usize> Simulation<D> {
             loop {
                 before_step(&mut self.particles, dt);
                 match self.step(dt) {
-                    Ok(_) => break,
+                    Ok(r) => {
+                        report.note_energy_gain(r.energy_gain);
+                        break;
+                    }
                     Err(
                         StepError::Diverged { .. }
                         | StepError::NonFinite { .. }
                         | StepError::Overstrained { .. }
+                        | StepError::EnergyGrowth { .. }
                         | StepError::BlockFault { .. },
                     ) if halvings < stepping.max_halvings => {
                         halvings += 1;
@@ -287,6 +302,7 @@ impl<const D: usize> Simulation<D> {
                         e @ (StepError::Diverged { .. }
                         | StepError::NonFinite { .. }
                         | StepError::Overstrained { .. }
+                        | StepError::EnergyGrowth { .. }
                         | StepError::BlockFault { .. }),
                     ) => {
                         return Err(StepError::StepSizeExhausted {

@@ -183,6 +183,14 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn residual_squared(&self, x: &[Vector<D>], ctx: &SubstepContext) -> f64;
     /// Σ_c C_c² / (2 α_c) over compliant constraints (J).
     fn elastic_energy(&self, x: &[Vector<D>]) -> f64;
+    /// The elastic energy the solver's multipliers stand for, `Σ_c λ_c² α_c / (2 h⁴)` (J): the
+    /// energy `½ α f²` of the constraint forces `f = λ / h²` of a substep of length `h` (equal
+    /// to `Σ C²/(2α)` when the solve has converged, since then `C = −α λ / h²`; smaller when
+    /// it has not, where `C²/(2α)` of a stiff constraint measures the solver's residual, not
+    /// stored energy). Rigid constraints (α = 0) store none.
+    fn multiplier_energy(&self, h: f64) -> f64;
+    /// See [`ConstraintKind::driven_work`].
+    fn driven_work(&self, particles: &Particles<D>, h: f64) -> f64;
     /// Largest relative strain |C| / rest over the block (0 if the kind has none).
     fn max_relative_strain(&self, x: &[Vector<D>]) -> f64 {
         self.most_strained(x).map_or(0.0, |(_, s, _)| s)
@@ -649,6 +657,21 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             sum += r * r;
         }
         sum
+    }
+
+    fn multiplier_energy(&self, h: f64) -> f64 {
+        let h4 = (h * h) * (h * h);
+        let n = self.kind.len().min(self.lambda.len());
+        (0..n)
+            .map(|c| {
+                let lambda = self.lambda[c];
+                0.5 * self.kind.compliance(c) * lambda * lambda / h4
+            })
+            .sum()
+    }
+
+    fn driven_work(&self, particles: &Particles<D>, h: f64) -> f64 {
+        self.kind.driven_work(particles, &self.lambda, h)
     }
 
     fn elastic_energy(&self, x: &[Vector<D>]) -> f64 {
