@@ -111,7 +111,7 @@ pub enum StepError {
     /// A span of [`crate::Simulation::advance`] would take more than
     /// [`crate::simulation::MAX_STEPS_PER_SPAN`] steps; nothing was changed.
     #[error(
-        "{remaining:.3e} s would take {steps:.3e} steps (at most 1e6 per span), set by {cause}; nothing was changed"
+        "{remaining:.3e} s would take {steps:.3e} steps (at most 1e6 per span, within its work bound), set by {cause}; nothing was changed"
     )]
     TooManySteps {
         remaining: f64,

@@ -194,3 +194,28 @@ fn a_span_of_more_than_a_million_steps_is_refused_with_its_cause() {
     // 10⁶ steps exactly is allowed (here: the span at the cap, not run to the end).
     assert!(sim.next_step_size(1e-6, 1e-12).is_ok());
 }
+
+#[test]
+fn a_span_over_the_work_bound_is_refused_with_its_cause() {
+    // The bound: 0.01 m / 100 m/s = 1e-4 s per substep, 1e4 steps of 2 particles × 1 substep ×
+    // 2 passes for one second: 4e4 particle projections.
+    let mut sim = falling(100.0, 1);
+    assert!(sim.next_step_size(1.0, 1.0).is_ok());
+    sim.set_max_work_per_span(1e4).unwrap();
+    let e = sim
+        .advance(1.0, &AdaptiveStepping::new(1.0), |_, _| {})
+        .unwrap_err();
+    assert!(
+        matches!(&e, StepError::TooManySteps { steps, .. } if *steps < 1e6),
+        "{e:?}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains("test CFL") && text.contains("particle projections"),
+        "{text}"
+    );
+    assert_eq!(sim.time(), 0.0);
+    for bad in [0.0, -1.0, f64::NAN] {
+        assert!(sim.set_max_work_per_span(bad).is_err());
+    }
+}

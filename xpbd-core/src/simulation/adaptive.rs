@@ -34,6 +34,12 @@ use crate::{BuildError, Particles, StepError};
 /// speed or acceleration near its bound, a cap far below the frame), not a setting to honour.
 pub const MAX_STEPS_PER_SPAN: f64 = 1e6;
 
+/// The most particle projections one span of [`Simulation::advance`] may need by default
+/// (10¹², the per-frame budget scenes are refused above at build): steps that the state makes
+/// far smaller than the build foresaw (a degenerate mesh's travel bound, say) end in an error
+/// instead of a run that never ends ([`Simulation::set_max_work_per_span`]).
+pub const MAX_WORK_PER_SPAN: f64 = 1e12;
+
 /// How [`Simulation::advance`] chooses its steps.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AdaptiveStepping {
@@ -205,13 +211,7 @@ impl<const D: usize> Simulation<D> {
         // Steps against the cap: a ratio within 1e-12 of an integer counts as that integer
         // (1e-4 s in steps of 2.5e-5 s is 4 steps, although 1e-4 / 2.5e-5 rounds above 4).
         let mut n = (remaining / cap * (1.0 - 1e-12)).ceil().max(1.0);
-        if n > MAX_STEPS_PER_SPAN {
-            return Err(StepError::TooManySteps {
-                remaining,
-                steps: n,
-                cause: format!("the step cap dt_max = {cap:.3e} s"),
-            });
-        }
+        let mut by_bound = None;
         if let Some((i, bound)) = self.substep_bound() {
             if bound.h.is_nan() || bound.h <= 0.0 {
                 return Err(over_bound(
@@ -224,24 +224,66 @@ impl<const D: usize> Simulation<D> {
             // Against a bound, strictly: a margin of a few ulp, so that the step's own check
             // h = Δt/S ≤ h_b holds after the roundings of S·h_b and of T_left / n.
             let step_bound = bound.h * self.settings.substeps as f64 * (1.0 - 4.0 * f64::EPSILON);
-            n = n.max((remaining / step_bound).ceil());
-            if n > MAX_STEPS_PER_SPAN {
-                return Err(StepError::TooManySteps {
-                    remaining,
-                    steps: n,
-                    cause: format!(
-                        "the substep bound {:.3e} s of block {i} ({}: {}{})",
-                        bound.h,
-                        self.blocks[i].name(),
-                        bound.rule,
-                        bound
-                            .particle
-                            .map_or(String::new(), |p| format!(", set by particle {p}"))
-                    ),
-                });
+            let m = (remaining / step_bound).ceil();
+            if m > n {
+                n = m;
+                by_bound = Some((i, bound));
             }
         }
+        // What set the step, for the error.
+        let cause = || match &by_bound {
+            None => format!("the step cap dt_max = {cap:.3e} s"),
+            Some((i, bound)) => format!(
+                "the substep bound {:.3e} s of block {i} ({}: {}{})",
+                bound.h,
+                self.blocks[*i].name(),
+                bound.rule,
+                bound
+                    .particle
+                    .map_or(String::new(), |p| format!(", set by particle {p}"))
+            ),
+        };
+        let work = n * self.step_work();
+        if n > MAX_STEPS_PER_SPAN || work > self.max_work_per_span {
+            return Err(StepError::TooManySteps {
+                remaining,
+                steps: n,
+                cause: if n > MAX_STEPS_PER_SPAN {
+                    cause()
+                } else {
+                    format!(
+                        "{}, at {work:.2e} particle projections, over the bound {:.0e} per span",
+                        cause(),
+                        self.max_work_per_span
+                    )
+                },
+            });
+        }
         Ok(if n <= 1.0 { remaining } else { remaining / n })
+    }
+
+    /// Particle projections of one step, `particles × substeps × (iterations + 1)` (the
+    /// prediction and velocity pass counted as one more), the unit of the work bound.
+    fn step_work(&self) -> f64 {
+        self.particles.len() as f64
+            * self.settings.substeps as f64
+            * (self.settings.iterations as f64 + 1.0)
+    }
+
+    /// The most particle projections ([`Self::next_step_size`]'s unit) one span of
+    /// [`Simulation::advance`] may need, [`MAX_WORK_PER_SPAN`] by default: a span whose steps
+    /// the state makes that small stops with [`StepError::TooManySteps`] naming what sets the
+    /// step. A caller with a tighter budget (a fuzzer, a preview) lowers it; it must be > 0.
+    pub fn set_max_work_per_span(&mut self, work: f64) -> Result<(), BuildError> {
+        if work.is_nan() || work <= 0.0 {
+            return Err(BuildError::InvalidSetting {
+                field: "max_work_per_span",
+                value: work,
+                reason: "must be > 0",
+            });
+        }
+        self.max_work_per_span = work;
+        Ok(())
     }
 
     /// Advances by `duration` seconds in steps chosen from the state (module docs): at most
