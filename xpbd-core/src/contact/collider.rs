@@ -6,7 +6,8 @@ use super::ContactOptions;
 use super::collider_triangle::ColliderMotionLink;
 use super::error::{ContactError, check_finite, check_size};
 use super::friction::{
-    Friction, TangentialBudget, apply_coulomb_friction, check_restitution, restitution_impulse,
+    Friction, TangentialBudget, apply_coulomb_friction, check_restitution, driven_contact_work,
+    restitution_impulse,
 };
 use super::shape::{Pose, Shape};
 use crate::constraint::{ConstraintKind, SubstepContext};
@@ -325,27 +326,22 @@ impl<const D: usize> ColliderContacts<D> {
         x - m.sub_start.to_world(&m.sub_end.to_local(x))
     }
 
-    /// A bound on the work the moving colliders did on the particles in a substep of length
-    /// `h`: a contact pushes with the normal force `λ/h²` and rubs with at most `μ_k λ/h²`
-    /// (Coulomb), so a collider point that moves by `d` over the substep does at most
-    /// `(1 + μ_k) λ |d| / h²` of work. Static colliders do none.
+    /// The moving colliders' work bound over a substep of length `h`
+    /// ([`driven_contact_work`] per contact). Static colliders do none.
     fn substep_driven_work(&self, particles: &Particles<D>, lambda: &[f64], h: f64) -> f64 {
         if self.motion.iter().all(|m| m.sub_start == m.sub_end) {
             return 0.0;
         }
-        let inv_h2 = 1.0 / (h * h);
         let mut work = 0.0;
         for (c, (s, &k)) in self.stencil.iter().zip(&self.collider_of).enumerate() {
             let l = lambda.get(c).copied().unwrap_or(0.0);
-            if l <= 0.0 {
-                continue;
+            if l > 0.0 {
+                let k = k as usize;
+                let d = self
+                    .collider_displacement(k, &particles.x[s[0] as usize])
+                    .norm();
+                work += driven_contact_work(&self.colliders[k].friction, l, d, h);
             }
-            let k = k as usize;
-            let d = self
-                .collider_displacement(k, &particles.x[s[0] as usize])
-                .norm();
-            let mu = self.colliders[k].friction.kinetic_coefficient;
-            work += (1.0 + mu) * l * d * inv_h2;
         }
         work
     }

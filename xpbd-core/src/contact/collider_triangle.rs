@@ -8,7 +8,9 @@ use rayon::prelude::*;
 
 use super::ContactOptions;
 use super::collider::ColliderContacts;
-use super::friction::{Friction, TangentialBudget, apply_coulomb_friction_along};
+use super::friction::{
+    Friction, TangentialBudget, apply_coulomb_friction_along, driven_contact_work,
+};
 use super::shape::{Pose, Shape};
 use crate::constraint::{ConstraintKind, SubstepContext};
 use crate::{BuildError, Particles, Vector};
@@ -460,19 +462,15 @@ impl ConstraintKind<3> for ColliderTriangleContacts {
         self.fault.clone()
     }
 
-    /// Sums the work bound of the moving colliders: a contact pushes with `λ/h²` and rubs with
-    /// at most `μ_k λ/h²`, so a collider point moving by `d` does at most `(1 + μ_k) λ |d| / h²`.
+    /// Sums the work bound of the moving colliders ([`driven_contact_work`] per contact).
     fn end_substep(&mut self, _particles: &mut Particles<3>, lambda: &[f64], ctx: &SubstepContext) {
         if ctx.substep == 0 {
             self.driven_work = 0.0;
         }
-        let inv_h2 = 1.0 / (ctx.h * ctx.h);
         for (c, (&k, d)) in self.collider_of.iter().zip(&self.obstacle).enumerate() {
             let l = lambda.get(c).copied().unwrap_or(0.0);
-            if l > 0.0 {
-                let mu = self.colliders[k as usize].friction.kinetic_coefficient;
-                self.driven_work += (1.0 + mu) * l * d.norm() * inv_h2;
-            }
+            let friction = &self.colliders[k as usize].friction;
+            self.driven_work += driven_contact_work(friction, l, d.norm(), ctx.h);
         }
     }
 

@@ -175,6 +175,23 @@ impl TangentialBudget {
     }
 }
 
+/// The most work (J) a contact with multiplier `lambda` does on its particles in a substep of
+/// length `h` while its obstacle moves by `displacement` (m): it pushes with the normal force
+/// `λ/h²` and rubs with at most `μ_k λ/h²` (Coulomb), so `(1 + μ_k) λ |d| / h²`; none when the
+/// contact is inactive (λ ≤ 0). The energy audit's allowance for moving colliders.
+#[inline]
+pub(crate) fn driven_contact_work(
+    friction: &Friction,
+    lambda: f64,
+    displacement: f64,
+    h: f64,
+) -> f64 {
+    if lambda <= 0.0 {
+        return 0.0;
+    }
+    (1.0 + friction.kinetic_coefficient) * lambda * displacement / (h * h)
+}
+
 /// Applies Coulomb friction (module docs) to the local stencil copy `xs` of contact `c`;
 /// returns whether it moved anything. `obstacle_displacement` is the collider's motion at the
 /// contact over the substep (zero between particles). At most 4 stencil entries.
@@ -191,9 +208,6 @@ pub(crate) fn apply_coulomb_friction<const D: usize>(
     obstacle_displacement: Vector<D>,
     lambda: f64,
 ) -> bool {
-    if friction.is_none() || lambda <= 0.0 {
-        return false;
-    }
     apply_coulomb_friction_along(
         grad[0],
         friction,
