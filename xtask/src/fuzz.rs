@@ -531,7 +531,8 @@ pub fn fuzz(
                 let input = apply(target, &seeds[s], &muts);
                 let dir = regressions.join(target.name());
                 std::fs::create_dir_all(&dir)?;
-                let name = format!("fuzz-{}", &hex(&Sha256::digest(&input))[..16]);
+                let digest = format!("{:x}", Sha256::digest(&input));
+                let name = format!("fuzz-{}", &digest[..16]);
                 let path = dir.join(name);
                 std::fs::write(&path, &input)?;
                 eprintln!("{}: {reason} → {}", target.name(), path.display());
@@ -542,8 +543,4 @@ pub fn fuzz(
     }
     let _ = std::fs::remove_file(&current);
     Ok(outcome)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

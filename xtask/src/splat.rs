@@ -1,66 +1,21 @@
-//! A minimal PNG writer (8-bit RGB, zlib "stored" blocks: no compression, no dependency) and a
-//! point splatter for particle renders.
+//! A point splatter for particle renders, written as 8-bit RGB PNG (the `png` crate).
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 
-fn crc32(data: &[u8]) -> u32 {
-    let mut c = 0xffff_ffffu32;
-    for &b in data {
-        c ^= b as u32;
-        for _ in 0..8 {
-            c = if c & 1 != 0 {
-                0xedb8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
-}
-
-fn adler32(data: &[u8]) -> u32 {
-    let (mut a, mut b) = (1u32, 0u32);
-    for &x in data {
-        a = (a + x as u32) % 65521;
-        b = (b + a) % 65521;
-    }
-    (b << 16) | a
-}
-
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let mut body = kind.to_vec();
-    body.extend_from_slice(data);
-    out.extend_from_slice(&body);
-    out.extend_from_slice(&crc32(&body).to_be_bytes());
-}
-
-/// Encodes an RGB image (`rgb.len() == 3 w h`) as PNG bytes.
-pub fn encode_rgb(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
-    let mut raw = Vec::with_capacity(rgb.len() + height as usize);
-    for row in rgb.chunks_exact(3 * width as usize) {
-        raw.push(0); // filter: none
-        raw.extend_from_slice(row);
-    }
-    let mut z = vec![0x78, 0x01];
-    let blocks: Vec<&[u8]> = raw.chunks(65535).collect();
-    for (k, b) in blocks.iter().enumerate() {
-        z.push(u8::from(k + 1 == blocks.len()));
-        z.extend_from_slice(&(b.len() as u16).to_le_bytes());
-        z.extend_from_slice(&(!(b.len() as u16)).to_le_bytes());
-        z.extend_from_slice(b);
-    }
-    z.extend_from_slice(&adler32(&raw).to_be_bytes());
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut ihdr = width.to_be_bytes().to_vec();
-    ihdr.extend_from_slice(&height.to_be_bytes());
-    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", &ihdr);
-    chunk(&mut out, b"IDAT", &z);
-    chunk(&mut out, b"IEND", &[]);
-    out
+/// Encodes an RGB image (`rgb.len() == 3 w h`) as PNG bytes (the `png` crate).
+pub fn encode_rgb(width: u32, height: u32, rgb: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().context("PNG header")?;
+    writer
+        .write_image_data(rgb)
+        .with_context(|| format!("encoding a {width} × {height} RGB image"))?;
+    writer.finish().context("finishing the PNG")?;
+    Ok(out)
 }
 
 /// Splats 2-D points (already projected) into a `w × h` image covering `[x0, x1] × [y0, y1]`
@@ -101,16 +56,56 @@ pub fn splat(
             }
         }
     }
-    std::fs::write(path, encode_rgb(w, h, &img))
+    std::fs::write(path, encode_rgb(w, h, &img)?)
         .with_context(|| format!("writing {}", path.display()))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    fn decode(bytes: &[u8]) -> (png::OutputInfo, Vec<u8>) {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+            .read_info()
+            .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        (info, buf)
+    }
+
     #[test]
-    fn crc_and_adler_match_known_values() {
-        // Standard check values ("123456789").
-        assert_eq!(super::crc32(b"123456789"), 0xcbf4_3926);
-        assert_eq!(super::adler32(b"Wikipedia"), 0x11e6_0398);
+    fn an_encoded_image_decodes_to_its_size_and_pixels() {
+        let (w, h) = (7u32, 5u32);
+        let rgb: Vec<u8> = (0..3 * w * h).map(|k| (k * 37 % 251) as u8).collect();
+        let (info, pixels) = decode(&encode_rgb(w, h, &rgb).unwrap());
+        assert_eq!((info.width, info.height), (w, h));
+        assert_eq!(info.color_type, png::ColorType::Rgb);
+        assert_eq!(info.bit_depth, png::BitDepth::Eight);
+        assert_eq!(pixels, rgb);
+    }
+
+    #[test]
+    fn a_splat_draws_its_points_and_the_ground_line() {
+        let dir = std::env::temp_dir().join(format!("xtask-splat-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("splat.png");
+        splat(
+            &path,
+            (40, 20),
+            (-1.0, 1.0, -0.5, 1.5),
+            &[(0.0, 1.0)],
+            2,
+            |_| [200, 10, 20],
+        )
+        .unwrap();
+        let (info, pixels) = decode(&std::fs::read(&path).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((info.width, info.height), (40, 20));
+        let at = |x: usize, y: usize| &pixels[3 * (y * 40 + x)..3 * (y * 40 + x) + 3];
+        // The point (0, 1) is pixel (20, 5); the ground y = 0 is row 15; elsewhere white.
+        assert_eq!(at(20, 5), [200, 10, 20]);
+        assert_eq!(at(3, 15), [90, 90, 90]);
+        assert_eq!(at(3, 3), [255, 255, 255]);
     }
 }

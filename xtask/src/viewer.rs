@@ -333,32 +333,33 @@ pub fn screenshot(page: &Path, png: &Path, frame: Option<&str>) -> Result<f64> {
     if !status.success() {
         bail!("chromium exited with {status}");
     }
+    let (count, channels, band) = screenshot_band(png)?;
+    let drawn = band
+        .chunks_exact(channels)
+        .filter(|p| p[..3].iter().max().unwrap() - p[..3].iter().min().unwrap() > 40)
+        .count();
+    Ok(drawn as f64 / count.max(1) as f64)
+}
+
+/// The pixels of a screenshot between the legend and the control bar (its top and bottom
+/// 40 px cut off): their count, the channels per pixel, and their bytes.
+fn screenshot_band(png: &Path) -> Result<(usize, usize, Vec<u8>)> {
     let file = std::fs::File::open(png).with_context(|| {
         format!(
             "reading {}, the screenshot chromium was to write",
             png.display()
         )
     })?;
-    let decoder = ::png::Decoder::new(std::io::BufReader::new(file));
-    let mut reader = decoder
+    let mut reader = ::png::Decoder::new(std::io::BufReader::new(file))
         .read_info()
         .with_context(|| format!("decoding {}", png.display()))?;
     let mut buf = vec![0; reader.output_buffer_size().context("PNG too large")?];
     let info = reader.next_frame(&mut buf)?;
     let channels = info.color_type.samples();
-    let pixels = &buf[..info.buffer_size()];
     let rows = (info.height as usize).saturating_sub(80);
     let stride = info.width as usize * channels;
-    let mut drawn = 0usize;
-    for row in pixels[40 * stride..(40 + rows) * stride].chunks_exact(stride) {
-        for p in row.chunks_exact(channels) {
-            let (hi, lo) = (p[..3].iter().max().unwrap(), p[..3].iter().min().unwrap());
-            if hi - lo > 40 {
-                drawn += 1;
-            }
-        }
-    }
-    Ok(drawn as f64 / (rows * info.width as usize).max(1) as f64)
+    let band = buf.get(40 * stride..(40 + rows) * stride).unwrap_or(&[]);
+    Ok((rows * info.width as usize, channels, band.to_vec()))
 }
 
 /// `cargo xtask view`.
@@ -413,23 +414,14 @@ mod tests {
     /// Fractions of the pixels between the legend and the control bar that are blue
     /// (b − r > 40, b > g) and green (g above both r and b by 40).
     fn hue_fractions(png: &Path) -> (f64, f64) {
-        let decoder =
-            ::png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()));
-        let mut reader = decoder.read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let info = reader.next_frame(&mut buf).unwrap();
-        let channels = info.color_type.samples();
-        let rows = info.height as usize - 80;
-        let stride = info.width as usize * channels;
-        let pixels = &buf[40 * stride..(40 + rows) * stride];
+        let (count, channels, pixels) = screenshot_band(png).unwrap();
         let (mut blue, mut green) = (0usize, 0usize);
         for p in pixels.chunks_exact(channels) {
             let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
             blue += (b - r > 40 && b > g) as usize;
             green += (g - r > 40 && g - b > 40) as usize;
         }
-        let total = (rows * info.width as usize) as f64;
-        (blue as f64 / total, green as f64 / total)
+        (blue as f64 / count as f64, green as f64 / count as f64)
     }
 
     /// The browser check: a tiny scene (a 6 × 6 cloth pinned at two corners and a rope)

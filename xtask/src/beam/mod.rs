@@ -37,7 +37,8 @@ use xpbd_core::mesh::TetMesh;
 use xpbd_core::{Simulation, SolverKind, SolverSettings, Vector};
 use xpbd_fem_reference::cantilever::suggested_load_steps;
 use xpbd_fem_reference::{
-    BackwardEuler, MaterialKind, StaticSettings, cantilever_problem_3d, solve_static,
+    BackwardEuler, MaterialKind, StaticSettings, cantilever_problem_3d, solve_cantilever_static,
+    solve_static,
 };
 
 /// How a cantilever is solved.
@@ -225,40 +226,27 @@ pub fn run(beam: &Cantilever, method: Method, opts: &RunOptions) -> Result<RunRe
     }
 }
 
+/// The static FEM oracle: the FEM crate's cantilever solve ([`solve_cantilever_static`]).
 fn fem_static(beam: &Cantilever, opts: &RunOptions) -> Result<RunResult> {
-    let start = Instant::now();
-    let problem = cantilever_problem_3d(beam, opts.material, opts.order, opts.cells)?;
-    let settings = StaticSettings {
-        load_steps: suggested_load_steps(beam),
-        ..StaticSettings::default()
-    };
-    let sol = solve_static(&problem, &settings)?;
-    let tip = beam.tip_point();
-    let d = problem
-        .mesh
-        .interpolate(
-            &problem.nodal_vectors(&sol.displacement),
-            &Vector3::new(tip[0], tip[1], tip[2]),
-        )
-        .context("tip point outside the FEM mesh")?;
+    let sol = solve_cantilever_static(beam, opts.material, opts.order, opts.cells)?;
     Ok(RunResult {
         method: Method::Fem.name().into(),
         material: material_name(opts.material).into(),
         order: opts.order,
         cells: opts.cells,
-        dofs: problem.dof_count(),
-        newton_iterations: Some(sol.stats.iterations),
-        seconds: start.elapsed().as_secs_f64(),
+        dofs: sol.dofs,
+        newton_iterations: Some(sol.newton_iterations),
+        seconds: sol.seconds,
         substeps: 0,
         iterations: 0,
         dt: 0.0,
         simulated_seconds: 0.0,
-        steps: sol.increments,
+        steps: sol.load_increments,
         at_rest: None,
         wall_per_step: 0.0,
-        tip_displacement_x: d.x,
-        tip_displacement_z: d.z,
-        residual_history: sol.stats.residual_history,
+        tip_displacement_x: sol.tip_displacement_x,
+        tip_displacement_z: sol.tip_displacement_z,
+        residual_history: sol.residual_history,
         trajectory: Vec::new(),
     })
 }

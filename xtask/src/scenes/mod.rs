@@ -3,16 +3,14 @@
 //! slope; renders). Every figure is measured here and compared with its analytic value where
 //! one exists.
 
-use std::path::Path;
-
-use anyhow::{Context, Result};
-use nalgebra::Vector3;
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use xpbd_core::builders::RopeBuilder;
 use xpbd_core::contact::Friction;
 use xpbd_core::prelude::*;
-use xpbi_validation::observables::{nn_statistics, pile_observables};
-use xpbi_validation::sand_column::{SandColumnConfig, sand_column_3d_scene};
+
+mod sand_column;
+pub use sand_column::{SandResult, sand_column};
 
 const G: f64 = 9.81;
 
@@ -148,99 +146,6 @@ pub fn incline(theta_deg: f64, mu_s: f64, mu_k: f64) -> Result<InclineResult> {
         speed_analytic: analytic,
         error: (speed - analytic).abs() / analytic.max(1.0),
     })
-}
-
-/// 3-D sand column collapse (the benchmark column: 0.2 × 0.2 × 0.4 m, φ = 30°, XPBI coloured GS).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SandResult {
-    /// Particles.
-    pub particles: usize,
-    /// Spacing (m).
-    pub spacing: f64,
-    /// Simulated seconds.
-    pub seconds: f64,
-    /// Δt (s).
-    pub dt: f64,
-    /// Smallest nearest-neighbour distance over Δx seen at any render frame (claim: ≥ 0.75).
-    pub nn_min_over_time: f64,
-    /// Mean NN distance over Δx at the end (claim: within 15 % of 1).
-    pub nn_mean: f64,
-    /// Std of NN distance over Δx at the end (claim: < 0.15).
-    pub nn_std: f64,
-    /// Pile height (m, 99th percentile).
-    pub height: f64,
-    /// Runout radius (m, 95th percentile).
-    pub runout: f64,
-    /// Free-surface slope (degrees).
-    pub slope_degrees: f64,
-    /// PNG renders (side view, x–z), relative to the report directory.
-    pub frames: Vec<String>,
-    /// Wall seconds.
-    pub wall_seconds: f64,
-}
-
-/// Runs the column with `particles` particles for `seconds`, rendering 4 frames into `dir`.
-pub fn sand_column(particles: usize, seconds: f64, dir: &Path) -> Result<SandResult> {
-    let start = std::time::Instant::now();
-    let mut config = SandColumnConfig::new(particles);
-    config.seconds = seconds;
-    config.threads = 1;
-    config.dt = 2e-4;
-    let mut scene = sand_column_3d_scene(&config).context("sand column scene")?;
-    let dx = scene.options.spacing;
-    let n = scene.positions().len();
-    let frames_at = [0.0, seconds / 3.0, 2.0 * seconds / 3.0, seconds];
-    let mut frames = Vec::new();
-    let mut nn_min: f64 = f64::INFINITY;
-    let z0: Vec<f64> = sand_column_3d_positions_heights(particles);
-    for (k, &t) in frames_at.iter().enumerate() {
-        scene.run_until(t).map_err(anyhow::Error::from)?;
-        let x = scene.positions();
-        nn_min = nn_min.min(nn_statistics(x, dx).2);
-        let name = format!("sand-column-frame{k}.png");
-        let pts: Vec<(f64, f64)> = x.iter().map(|p| (p.x, p.z)).collect();
-        crate::splat::splat(
-            &dir.join(&name),
-            (480, 320),
-            (-0.45, 0.45, -0.02, 0.58),
-            &pts,
-            2,
-            |i| {
-                // Colour by initial height: bands show how the column flows.
-                let f = (z0.get(i).copied().unwrap_or(0.0) / 0.4).clamp(0.0, 1.0);
-                [
-                    (200.0 * f + 40.0) as u8,
-                    (120.0 + 60.0 * (1.0 - f)) as u8,
-                    (220.0 * (1.0 - f) + 20.0) as u8,
-                ]
-            },
-        )?;
-        frames.push(name);
-    }
-    let x = scene.positions();
-    let pile = pile_observables(x, &Vector3::zeros(), dx);
-    Ok(SandResult {
-        particles: n,
-        spacing: dx,
-        seconds,
-        dt: config.dt,
-        nn_min_over_time: nn_min,
-        nn_mean: pile.nn_mean,
-        nn_std: pile.nn_std,
-        height: pile.height,
-        runout: pile.runout,
-        slope_degrees: pile.slope_degrees,
-        frames,
-        wall_seconds: start.elapsed().as_secs_f64(),
-    })
-}
-
-fn sand_column_3d_positions_heights(particles: usize) -> Vec<f64> {
-    xpbi_validation::sand_column::sand_column_3d_positions(particles)
-        .0
-        .iter()
-        .map(|p| p.z)
-        .collect()
 }
 
 /// Angle of repose: Drucker–Prager sand poured onto a rough plate, slope of the heap
