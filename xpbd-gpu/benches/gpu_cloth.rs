@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use xpbd_core::builders::ClothGrid;
 use xpbd_core::{SolverKind, SolverSettings};
-use xpbd_gpu::{GpuContext, Scene, SceneBlock, StepBackend};
+use xpbd_gpu::GpuContext;
+use xpbd_gpu::testing::{Scene, SceneBlock, StepBackend};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)

@@ -28,7 +28,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use xpbd_core::SolverKind;
-use xpbd_gpu::{GpuContext, GpuXpbi, XpbiGpuScene};
+use xpbd_gpu::GpuContext;
+use xpbd_gpu::testing::{GpuXpbi, XpbiGpuScene};
 use xpbi_continuum::scene::ContinuumScene;
 use xpbi_validation::sand_column::{SandColumnConfig, sand_column_3d_scene};
 

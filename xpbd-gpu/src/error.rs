@@ -90,6 +90,10 @@ pub enum GpuError {
     /// The step failed (non-finite or runaway state); the state was rolled back.
     #[error(transparent)]
     Step(#[from] StepError),
+    /// The assembly could not be built into the host's mirror of the state (a scene error,
+    /// with its file and field).
+    #[error(transparent)]
+    Scene(#[from] SceneFailure),
     /// An XPBI model or step check failed (material, settings, CFL bound), as on the CPU.
     #[error(transparent)]
     Xpbi(#[from] xpbi_continuum::XpbiError),
@@ -110,4 +114,33 @@ pub enum GpuError {
         /// Entries of the CPU block's material table.
         materials: usize,
     },
+}
+
+/// A scene error inside a [`GpuError`] (shared, so that the GPU error stays `Clone`; equal when
+/// their texts are).
+#[derive(Debug, Clone)]
+pub struct SceneFailure(pub std::sync::Arc<xpbd_scene::SceneError>);
+
+impl PartialEq for SceneFailure {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl std::fmt::Display for SceneFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SceneFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl From<xpbd_scene::SceneError> for GpuError {
+    fn from(e: xpbd_scene::SceneError) -> Self {
+        Self::Scene(SceneFailure(std::sync::Arc::new(e)))
+    }
 }

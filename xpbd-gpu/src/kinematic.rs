@@ -17,7 +17,7 @@ use crate::{GpuError, SceneCollider};
 ///
 /// ```
 /// use nalgebra::Vector3;
-/// use xpbd_gpu::{KinematicCollider, SceneCollider};
+/// use xpbd_gpu::testing::{KinematicCollider, SceneCollider};
 /// let paddle = KinematicCollider {
 ///     shape: SceneCollider::Sphere { centre: Vector3::zeros(), radius: 0.1, friction: 0.5 },
 ///     kinetic_friction: 0.4,

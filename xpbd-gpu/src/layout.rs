@@ -200,7 +200,7 @@ fn push_kind<K: ConstraintKind<3>>(
 ///
 /// ```
 /// use xpbd_core::builders::ClothGrid;
-/// use xpbd_gpu::{Scene, SceneBlock, layout::pack};
+/// use xpbd_gpu::testing::{Scene, SceneBlock, pack};
 /// let cloth = ClothGrid::<3> { nx: 4, ny: 4, ..ClothGrid::default() }.build().unwrap();
 /// let n_con = cloth.stretch.pairs.len();
 /// let scene = Scene::new(cloth.particles, Default::default()).with_block(SceneBlock::Distance(cloth.stretch));
@@ -437,9 +437,9 @@ fn none(_: usize) -> [u32; 4] {
 /// ```
 /// use nalgebra::{Matrix4, Vector4};
 /// let g = Vector4::new(1.0, -2.0, 0.5, 0.5);
-/// let f = Vector4::from(xpbd_gpu::layout::isometric_factor(&(g * g.transpose())).unwrap().map(f64::from));
+/// let f = Vector4::from(xpbd_gpu::testing::isometric_factor(&(g * g.transpose())).unwrap().map(f64::from));
 /// assert!((f - g).norm() < 1e-6 || (f + g).norm() < 1e-6); // g up to its sign
-/// assert!(xpbd_gpu::layout::isometric_factor(&Matrix4::identity()).is_none());
+/// assert!(xpbd_gpu::testing::isometric_factor(&Matrix4::identity()).is_none());
 /// ```
 pub fn isometric_factor(q: &nalgebra::Matrix4<f64>) -> Option<[f32; 4]> {
     let scale = q.amax();

@@ -7,11 +7,12 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 use wgpu::util::DeviceExt;
 
-use xpbi_continuum::plasticity::{FrictionCone, PlasticModel};
+use xpbi_continuum::plasticity::{FrictionCone, KlarHardening, PlasticModel};
 
 use crate::{GpuContext, GpuError};
 
-/// `struct Plastic` of the shader.
+/// `struct Plastic` of the shader: a material's constants, packed once when the material table
+/// is uploaded (the step Δt that Herschel–Bulkley reads is the step's, passed beside it).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct GpuPlastic {
@@ -20,7 +21,10 @@ pub struct GpuPlastic {
     lambda: f32,
     yield_stress: f32,
     hardening_modulus: f32,
-    friction_angle: f32,
+    /// Drucker–Prager's α of a constant friction angle, computed on the host
+    /// ([`xpbi_continuum::plasticity::DruckerPrager::constant_alpha`]); with Klár's hardening
+    /// the angle depends on each particle's state and the shader evaluates α(φ(q)).
+    alpha: f32,
     cohesion: f32,
     volume_correction: u32,
     klar: u32,
@@ -30,18 +34,18 @@ pub struct GpuPlastic {
     nacc_m: f32,
     viscosity: f32,
     exponent: f32,
-    dt: f32,
     cone: u32,
+    /// [`KlarHardening::ANGLE_CLAMP`]: the interval a hardened friction angle is clamped to.
+    angle_clamp: [f32; 2],
+    pad: [u32; 3],
 }
 
 impl GpuPlastic {
-    /// Packs a model with Lamé parameters μ, λ (Pa) and the step Δt (s; used by
-    /// Herschel–Bulkley only).
-    pub fn new(model: &PlasticModel, mu: f64, lambda: f64, dt: f64) -> Self {
+    /// Packs a model with Lamé parameters μ, λ (Pa).
+    pub fn new(model: &PlasticModel, mu: f64, lambda: f64) -> Self {
         let mut p = Self::zeroed();
         p.mu = mu as f32;
         p.lambda = lambda as f32;
-        p.dt = dt as f32;
         match model {
             PlasticModel::Elastic => p.model = 0,
             PlasticModel::VonMises(m) => {
@@ -51,21 +55,22 @@ impl GpuPlastic {
             }
             PlasticModel::DruckerPrager(m) => {
                 p.model = 2;
-                p.friction_angle = m.friction_angle as f32;
                 p.cohesion = m.cohesion as f32;
                 p.volume_correction = m.volume_correction as u32;
                 p.cone = match m.cone {
                     FrictionCone::ShearFlow => 0,
                     FrictionCone::TriaxialCompression => 1,
                 };
+                // α in f64, the library's own (3D); none with hardening (α(φ(q)) per particle).
+                p.alpha = m.constant_alpha::<3>().unwrap_or(0.0) as f32;
                 if let Some(h) = m.hardening {
                     p.klar = 1;
                     p.h = [h.h0, h.h1, h.h2, h.h3].map(|v| v as f32);
+                    p.angle_clamp = KlarHardening::ANGLE_CLAMP.map(|v| v as f32);
                 }
             }
             PlasticModel::Nacc(m) => {
                 p.model = 3;
-                p.friction_angle = m.friction_angle as f32;
                 p.beta = m.beta as f32;
                 p.xi = m.xi as f32;
                 // M in f64, the library's own (3D).
@@ -89,7 +94,7 @@ pub type Mapped = (Matrix3<f64>, [f64; 2]);
 ///
 /// ```
 /// use nalgebra::Matrix3;
-/// use xpbd_gpu::plasticity::return_map_batch;
+/// use xpbd_gpu::testing::return_map_batch;
 /// use xpbi_continuum::plasticity::{PlasticModel, VonMises};
 /// if let Some(ctx) = xpbd_gpu::context_for_test("plasticity doctest").unwrap() {
 ///     let vm = PlasticModel::VonMises(VonMises { yield_stress: 100.0, hardening_modulus: 0.0 });
@@ -129,10 +134,12 @@ pub fn return_map_batch_dt(
         }
         input.push([s[0] as f32, s[1] as f32, 0.0, 0.0]);
     }
-    let params = GpuPlastic::new(model, mu, lambda, dt);
+    let params = GpuPlastic::new(model, mu, lambda);
+    // The step Δt (x) of the rate-dependent Herschel–Bulkley model: `rm_step` of the driver.
+    let step: [f32; 4] = [dt as f32, 0.0, 0.0, 0.0];
     let device = ctx.device();
     let bytes = (16 * 4 * n) as u64;
-    let (pipeline, params_buf, input_buf, output_buf) = ctx.scoped(|| {
+    let (pipeline, params_buf, step_buf, input_buf, output_buf) = ctx.scoped(|| {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("plasticity_batch"),
             source: wgpu::ShaderSource::Wgsl(crate::shaders::PLASTICITY_BATCH_MODULE.into()),
@@ -157,6 +164,11 @@ pub fn return_map_batch_dt(
             bytemuck::bytes_of(&params),
             wgpu::BufferUsages::UNIFORM,
         );
+        let step_buf = init(
+            "rm step",
+            bytemuck::bytes_of(&step),
+            wgpu::BufferUsages::UNIFORM,
+        );
         let input_buf = init(
             "rm input",
             bytemuck::cast_slice(&input),
@@ -168,7 +180,7 @@ pub fn return_map_batch_dt(
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        (pipeline, params_buf, input_buf, output_buf)
+        (pipeline, params_buf, step_buf, input_buf, output_buf)
     })?;
     ctx.scoped(|| {
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -186,6 +198,10 @@ pub fn return_map_batch_dt(
                 wgpu::BindGroupEntry {
                     binding: 2,
                     resource: output_buf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: step_buf.as_entire_binding(),
                 },
             ],
         });

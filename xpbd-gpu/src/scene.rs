@@ -226,7 +226,7 @@ impl SceneCollider {
     /// ```
     /// use xpbd_core::contact::{Collider, Pose, Shape};
     /// use xpbd_core::Vector;
-    /// use xpbd_gpu::SceneCollider;
+    /// use xpbd_gpu::testing::SceneCollider;
     /// let ball = Collider::fixed(Shape::Sphere { radius: 0.1 })
     ///     .at(Pose::from_translation(Vector::<3>::new(0.0, 0.0, 1.0)));
     /// let c = SceneCollider::from_core(0, &ball, 0.3).unwrap();
@@ -283,7 +283,7 @@ impl SceneCollider {
     ///
     /// ```
     /// use nalgebra::Vector3;
-    /// use xpbd_gpu::SceneCollider;
+    /// use xpbd_gpu::testing::SceneCollider;
     /// let floor = SceneCollider::Plane { normal: Vector3::new(0.0, 0.0, 2.0), offset: 0.1, friction: 0.0 };
     /// let raised = floor.translated(&Vector3::new(5.0, 0.0, 0.25));
     /// assert!(matches!(raised, SceneCollider::Plane { offset, .. } if (offset - 0.35).abs() < 1e-15));
@@ -312,7 +312,10 @@ impl SceneCollider {
     }
 }
 
-/// Most colliders per scene (two `vec4` of contact multipliers per particle on the GPU).
+/// Most colliders per scene, in both device steps: the XPBD step's (two `vec4` of contact
+/// multipliers per particle) and each XPBI continuum's ([`crate::GpuXpbi`]: a hopper of four
+/// walls, a floor and three obstacles; the candidate mask of a particle has 8 bits). The
+/// shaders' `array<Collider, 8>` are held to it by the uniform-size tests.
 pub const MAX_COLLIDERS: usize = 8;
 
 /// Particles, constraint blocks (solved in this order), colliders and settings.
@@ -320,7 +323,7 @@ pub const MAX_COLLIDERS: usize = 8;
 /// ```
 /// use xpbd_core::builders::RopeBuilder;
 /// use xpbd_core::{SolverSettings, Vector};
-/// use xpbd_gpu::{Scene, SceneBlock, StepBackend};
+/// use xpbd_gpu::testing::{Scene, SceneBlock, StepBackend};
 /// let rope = RopeBuilder::<3> { links: 4, start: Vector::<3>::zeros(), end: Vector::<3>::new(1.0, 0.0, 0.0),
 ///     mass: 1.0, compliance: 0.0, pin_start: true }.build().unwrap();
 /// let scene = Scene::new(rope.particles, SolverSettings::default())

@@ -1,12 +1,11 @@
 //! The WGSL sources, embedded at compile time. Every file in `src/shaders/` is listed in
-//! [`ALL`] and parsed + validated by naga in this module's tests, so a shader error fails
+//! `ALL` and parsed + validated by naga in this module's tests, so a shader error fails
 //! `cargo test` even on a machine without any adapter.
 
-/// Static colliders (function library; prepend to a module that declares `sdf_nodes`, the
-/// signed-distance grids' node values): the packed collider and its signed distance.
-pub const COLLIDERS_WGSL: &str = include_str!("shaders/colliders.wgsl");
-
-/// `colliders.wgsl` with the one binding it reads, as validated on its own.
+/// `colliders.wgsl` (static colliders: the packed collider and its signed distance, a function
+/// library for a module that declares `sdf_nodes`) with the one binding it reads, as validated
+/// on its own.
+#[cfg(test)]
 const COLLIDERS_CHECK: &str = concat!(
     include_str!("shaders/colliders.wgsl"),
     "@group(0) @binding(0) var sdf_nodes: texture_2d<f32>;\n"
@@ -26,6 +25,7 @@ pub const GRID_WGSL: &str = include_str!("shaders/grid.wgsl");
 /// Single-workgroup exclusive prefix sum.
 pub const SCAN_WGSL: &str = include_str!("shaders/scan.wgsl");
 
+#[cfg(test)]
 /// Rotation-variant 3×3 SVD (function library, no bindings; prepend to a module).
 pub const SVD3_WGSL: &str = include_str!("shaders/svd3.wgsl");
 
@@ -35,6 +35,7 @@ pub const SVD3_BATCH_MODULE: &str = concat!(
     include_str!("shaders/svd3_batch.wgsl")
 );
 
+#[cfg(test)]
 /// Return mappings (von Mises, Drucker–Prager) on Hencky strain; needs `svd3.wgsl` first.
 pub const PLASTICITY_MODULE: &str = concat!(
     include_str!("shaders/svd3.wgsl"),
@@ -65,6 +66,7 @@ pub const BODIES_WGSL: &str = include_str!("shaders/bodies.wgsl");
 /// in cell colours, vorticity, XSPH.
 pub const FLUID_WGSL: &str = include_str!("shaders/fluid.wgsl");
 
+#[cfg(test)]
 /// `(file name, module it is validated as)` for every file in `src/shaders/` (a file that
 /// uses a library is validated composed with it).
 pub const ALL: &[(&str, &str)] = &[
@@ -191,7 +193,7 @@ mod tests {
             .map(|e| e.name.as_str())
             .collect();
         names.sort();
-        let mut want = crate::xpbi::XPBI_ENTRY_POINTS.to_vec();
+        let mut want = crate::xpbi_layout::XPBI_ENTRY_POINTS.to_vec();
         want.sort();
         assert_eq!(names, want);
         let mut layouter = naga::proc::Layouter::default();

@@ -23,15 +23,17 @@
 use std::sync::Arc;
 
 use nalgebra::Vector3;
-use wgpu::util::DeviceExt;
 use xpbd_core::error::ConstraintRef;
 use xpbd_core::{SolverKind, SolverSettings, StepError};
 
+mod build;
+mod state;
+
+use build::uniforms_group;
+
 use crate::context::GpuContext;
 use crate::kinematic::validate_colliders;
-use crate::layout::{
-    BlockPlan, GpuColliders, GpuDispatch, GpuParams, check_limits, pack_kinematic, pack_members,
-};
+use crate::layout::{BlockPlan, GpuColliders, GpuParams, pack_kinematic};
 use crate::pipelines::{Layouts, Pipelines};
 use crate::sdf::SdfAtlas;
 use crate::{GpuError, KinematicCollider, MAX_COLLIDERS, Scene, StepBackend};
@@ -97,42 +99,6 @@ pub struct GpuSimulation {
     time: f64,
 }
 
-/// The uniforms group: parameters, the dispatch slots (dynamic offset), the colliders and the
-/// signed-distance atlas.
-fn uniforms_group(
-    device: &wgpu::Device,
-    layout: &wgpu::BindGroupLayout,
-    [params, dispatch, colliders]: [&wgpu::Buffer; 3],
-    sdf: &wgpu::TextureView,
-) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("uniforms"),
-        layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: params.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: dispatch,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(16),
-                }),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: colliders.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 3,
-                resource: wgpu::BindingResource::TextureView(sdf),
-            },
-        ],
-    })
-}
-
 fn groups(count: u32) -> (u32, u32) {
     let g = count.div_ceil(WORKGROUP).max(1);
     if g <= MAX_GROUPS_PER_DIM {
@@ -147,190 +113,6 @@ impl GpuSimulation {
     /// compiles the kernels. Diagnostics (residuals, energies) are not computed on the GPU.
     pub fn new(ctx: Arc<GpuContext>, scene: &Scene) -> Result<Self, GpuError> {
         Self::with_members(ctx, scene, None)
-    }
-
-    /// [`GpuSimulation::new`] holding only the particles `members` of the scene (ascending
-    /// indices; device particle k is `members[k]`, see [`crate::layout::pack_members`]): the
-    /// GPU world's XPBD bodies beside a continuum that lives in its own buffers.
-    pub fn with_members(
-        ctx: Arc<GpuContext>,
-        scene: &Scene,
-        members: Option<&[u32]>,
-    ) -> Result<Self, GpuError> {
-        let packed = pack_members(scene, members)?;
-        let settings = scene.settings.clone();
-        if settings.diagnostics.residuals || settings.diagnostics.energies {
-            return Err(GpuError::Unsupported {
-                what: "diagnostics.residuals / diagnostics.energies".into(),
-                reason: "download the state and evaluate on the CPU",
-            });
-        }
-        check_limits(&packed, settings.substeps, ctx.limits())?;
-        let device = ctx.device();
-        let layouts = Layouts::new(device);
-        let pipelines = Pipelines::new(&ctx, &layouts)?;
-        let n_particles = packed.x.len() as u32;
-        let n_constraints = packed.constraints.len() as u32;
-
-        // Dispatch slots, one per 256-byte (min_uniform_buffer_offset_alignment) stride.
-        let mut entries = Vec::new();
-        let mut slot = |start: u32, count: u32, substep: u32| {
-            entries.push(GpuDispatch {
-                start,
-                count,
-                substep,
-                pad: 0,
-            });
-            entries.len() as u32 - 1
-        };
-        let mut slots = Slots {
-            particles: (0..settings.substeps as u32)
-                .map(|s| slot(0, n_particles, s))
-                .collect(),
-            constraints: slot(0, n_constraints, 0),
-            ..Slots::default()
-        };
-        for b in &packed.blocks {
-            slots.colours.push(
-                b.colours
-                    .iter()
-                    .map(|r| (slot(r.start, r.end - r.start, 0), r.end - r.start))
-                    .collect(),
-            );
-            slots.blocks.push(slot(b.start, b.len, 0));
-        }
-        let stride = ctx
-            .limits()
-            .min_uniform_buffer_offset_alignment
-            .max(std::mem::size_of::<GpuDispatch>() as u32);
-        let mut dispatch_bytes = vec![0u8; entries.len() * stride as usize];
-        for (i, e) in entries.iter().enumerate() {
-            let at = i * stride as usize;
-            dispatch_bytes[at..at + 16].copy_from_slice(bytemuck::bytes_of(e));
-        }
-
-        let sdf_view = ctx.scoped(|| packed.sdf.upload(device, ctx.queue()))??;
-        let (buffers, bind_groups) = ctx.scoped(|| {
-            let init = |label: &str, bytes: &[u8], usage: wgpu::BufferUsages| {
-                // Zero-sized bindings are invalid: pad every buffer to at least 64 bytes.
-                let mut data = bytes.to_vec();
-                data.resize(data.len().max(64), 0);
-                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some(label),
-                    contents: &data,
-                    usage,
-                })
-            };
-            use wgpu::BufferUsages as U;
-            let state = U::STORAGE | U::COPY_SRC | U::COPY_DST;
-            let params = init(
-                "params",
-                &[0u8; std::mem::size_of::<GpuParams>()],
-                U::UNIFORM | U::COPY_DST,
-            );
-            let dispatch = init("dispatch", &dispatch_bytes, U::UNIFORM);
-            let colliders = init(
-                "colliders",
-                bytemuck::bytes_of(&packed.colliders),
-                U::UNIFORM | U::COPY_DST,
-            );
-            let x = init("x", bytemuck::cast_slice(&packed.x), state);
-            let x_prev = init("x_prev", bytemuck::cast_slice(&packed.x), state);
-            let v = init("v", bytemuck::cast_slice(&packed.v), state);
-            let force = init("force", bytemuck::cast_slice(&packed.force), U::STORAGE);
-            let contact = init("contact", &vec![0u8; 80 * packed.x.len()], U::STORAGE);
-            let constraints = init(
-                "constraints",
-                bytemuck::cast_slice(&packed.constraints),
-                U::STORAGE,
-            );
-            let lambda = init(
-                "lambda",
-                &vec![0u8; 4 * packed.constraints.len()],
-                U::STORAGE,
-            );
-            let corrections = init(
-                "corrections",
-                &vec![0u8; 64 * packed.constraints.len()],
-                U::STORAGE,
-            );
-            let indices = init("indices", bytemuck::cast_slice(&packed.indices), U::STORAGE);
-            let faults = init("faults", &vec![0xffu8; 8 * settings.substeps], state);
-            let backup_x = init("backup_x", bytemuck::cast_slice(&packed.x), state);
-            let backup_v = init("backup_v", bytemuck::cast_slice(&packed.v), state);
-            let bind = |label, layout: &wgpu::BindGroupLayout, bufs: &[&wgpu::Buffer]| {
-                let entries: Vec<wgpu::BindGroupEntry> = bufs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| wgpu::BindGroupEntry {
-                        binding: i as u32,
-                        resource: b.as_entire_binding(),
-                    })
-                    .collect();
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some(label),
-                    layout,
-                    entries: &entries,
-                })
-            };
-            let uniforms = uniforms_group(
-                device,
-                &layouts.uniforms,
-                [&params, &dispatch, &colliders],
-                &sdf_view,
-            );
-            let particles = bind(
-                "particles",
-                &layouts.particles,
-                &[&x, &x_prev, &v, &force, &contact],
-            );
-            let cons = bind(
-                "constraints",
-                &layouts.constraints,
-                &[&constraints, &lambda, &corrections, &indices, &faults],
-            );
-            (
-                Buffers {
-                    params,
-                    dispatch,
-                    colliders,
-                    x,
-                    x_prev,
-                    v,
-                    faults,
-                    backup_x,
-                    backup_v,
-                },
-                [uniforms, particles, cons],
-            )
-        })?;
-        Ok(Self {
-            ctx,
-            settings,
-            n_particles,
-            n_constraints,
-            n_colliders: packed.n_colliders,
-            colliders: scene
-                .colliders
-                .iter()
-                .map(|c| KinematicCollider::fixed(c.clone()))
-                .collect(),
-            contact_acceleration: xpbd_core::contact::ContactOptions::default().acceleration,
-            packed_dt: None,
-            contact_radius: scene.contact_radius as f32,
-            csr_offsets_base: packed.csr_offsets_base,
-            csr_slots_base: packed.csr_slots_base,
-            blocks: packed.blocks,
-            buffers,
-            pipelines,
-            layouts,
-            sdf: packed.sdf,
-            bind_groups,
-            slot_stride: stride,
-            slots,
-            written_h: None,
-            time: 0.0,
-        })
     }
 
     /// The context this simulation runs on.
@@ -665,91 +447,6 @@ impl GpuSimulation {
     /// The device buffer of velocities (a fluid's XSPH and vorticity confinement change them).
     pub(crate) fn velocity_buffer(&self) -> &wgpu::Buffer {
         &self.buffers.v
-    }
-
-    fn rollback(&self) -> Result<(), GpuError> {
-        let b = &self.buffers;
-        let bytes = 16 * self.n_particles as u64;
-        let mut encoder =
-            self.ctx
-                .device()
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("rollback"),
-                });
-        encoder.copy_buffer_to_buffer(&b.backup_x, 0, &b.x, 0, Some(bytes));
-        encoder.copy_buffer_to_buffer(&b.backup_x, 0, &b.x_prev, 0, Some(bytes));
-        encoder.copy_buffer_to_buffer(&b.backup_v, 0, &b.v, 0, Some(bytes));
-        self.ctx.queue().submit([encoder.finish()]);
-        self.ctx.wait()
-    }
-
-    /// Copies `bytes` bytes of `src` to a mappable buffer and returns them.
-    fn read(&self, src: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, GpuError> {
-        self.ctx.read_buffer(src, 0, bytes)
-    }
-
-    fn read_vec3(&self, src: &wgpu::Buffer) -> Result<Vec<Vector3<f64>>, GpuError> {
-        let raw: Vec<[f32; 4]> =
-            bytemuck::pod_collect_to_vec(&self.read(src, 16 * self.n_particles as u64)?);
-        Ok(raw
-            .iter()
-            .map(|a| Vector3::new(a[0] as f64, a[1] as f64, a[2] as f64))
-            .collect())
-    }
-
-    /// Positions (f32 on the device, widened).
-    pub fn positions(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
-        self.read_vec3(&self.buffers.x)
-    }
-
-    /// Velocities.
-    pub fn velocities(&self) -> Result<Vec<Vector3<f64>>, GpuError> {
-        self.read_vec3(&self.buffers.v)
-    }
-
-    /// The raw device bytes of positions (with inverse masses) then velocities, for
-    /// bit-for-bit comparisons.
-    pub fn state_bytes(&self) -> Result<Vec<u8>, GpuError> {
-        let bytes = 16 * self.n_particles as u64;
-        let mut out = self.read(&self.buffers.x, bytes)?;
-        out.extend(self.read(&self.buffers.v, bytes)?);
-        Ok(out)
-    }
-
-    /// Replaces positions and velocities (inverse masses unchanged). Lengths must equal the
-    /// particle count and values be finite.
-    pub fn upload_state(&mut self, x: &[Vector3<f64>], v: &[Vector3<f64>]) -> Result<(), GpuError> {
-        let n = self.n_particles as usize;
-        if x.len() != n || v.len() != n {
-            return Err(GpuError::Build(xpbd_core::BuildError::InvalidGeometry(
-                format!(
-                    "upload_state: {} positions and {} velocities for {n} particles",
-                    x.len(),
-                    v.len()
-                ),
-            )));
-        }
-        for i in 0..n {
-            for (field, val) in [("position", x[i]), ("velocity", v[i])] {
-                if !val.iter().all(|c| c.is_finite()) {
-                    return Err(xpbd_core::BuildError::NonFiniteState { particle: i, field }.into());
-                }
-            }
-        }
-        let old: Vec<[f32; 4]> =
-            bytemuck::pod_collect_to_vec(&self.read(&self.buffers.x, 16 * n as u64)?);
-        let xs: Vec<[f32; 4]> = (0..n)
-            .map(|i| [x[i].x as f32, x[i].y as f32, x[i].z as f32, old[i][3]])
-            .collect();
-        let vs: Vec<[f32; 4]> = v
-            .iter()
-            .map(|v| [v.x as f32, v.y as f32, v.z as f32, 0.0])
-            .collect();
-        let q = self.ctx.queue();
-        q.write_buffer(&self.buffers.x, 0, bytemuck::cast_slice(&xs));
-        q.write_buffer(&self.buffers.x_prev, 0, bytemuck::cast_slice(&xs));
-        q.write_buffer(&self.buffers.v, 0, bytemuck::cast_slice(&vs));
-        self.ctx.wait()
     }
 
     /// Simulation time (s).

@@ -17,7 +17,7 @@ pub type Svd3 = (Matrix3<f64>, Vector3<f64>, Matrix3<f64>);
 /// use nalgebra::Matrix3;
 /// if let Some(ctx) = xpbd_gpu::context_for_test("svd doctest").unwrap() {
 ///     let f = Matrix3::new(2.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -0.5);
-///     let (u, s, v) = xpbd_gpu::svd::svd3_batch(&ctx, &[f]).unwrap()[0];
+///     let (u, s, v) = xpbd_gpu::testing::svd3_batch(&ctx, &[f]).unwrap()[0];
 ///     assert!((s - nalgebra::Vector3::new(2.0, 1.0, -0.5)).norm() < 1e-6);
 ///     assert!((u * Matrix3::from_diagonal(&s) * v.transpose() - f).norm() < 1e-6);
 /// }

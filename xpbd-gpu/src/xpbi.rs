@@ -5,10 +5,10 @@
 //! Per step ([`GpuXpbi::step`]):
 //!
 //! 1. `stats` (bounding box of x, max |v|²), read back: the CFL check
-//!    `Δt ≤ cfl · Δx / max|v|` of `XpbiContinuum::cfl_bound` and a non-finite check run on
-//!    the host *before* the step, which then changes nothing on failure (a state that became
-//!    non-finite during the previous step is reported here, [`GpuError::NonFiniteState`]; the
-//!    GPU path does not roll back).
+//!    `Δt ≤ cfl · Δx / max|v|` (the CPU's rule, `XpbiSettings::cfl_step`) and a non-finite
+//!    check run on the host *before* the step, which then changes nothing on failure (a state
+//!    that became non-finite during the previous step is reported here,
+//!    [`GpuError::NonFiniteState`]; the GPU path does not roll back).
 //! 2. `xⁿ ← x`; the neighbour grid of `grid.wgsl` on xⁿ (cell = support H, counting sort with
 //!    prefix sum, per-cell index sort, CSR lists |x_b − x_p| < H in the CPU's order); the list
 //!    length is read back to size the per-neighbour buffers (which only grow).
@@ -39,14 +39,15 @@ use crate::xpbi_device::{
     Buffers, Pipes, bind_entries, check_binding, make_buffers, make_pipes, storage,
 };
 use crate::xpbi_layout::{COLOURS, storage_bytes};
-pub use crate::xpbi_layout::{
-    GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS,
-};
-use crate::xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS, XpbiGpuScene};
-use crate::{GpuContext, GpuError};
+pub use crate::xpbi_layout::{GpuColourParams, GpuXpbiParams, XPBI_STORAGE_BUFFERS};
+use crate::xpbi_scene::{MAX_GPU_MATERIALS, XpbiGpuScene};
+use crate::{GpuContext, GpuError, MAX_COLLIDERS};
 use bytemuck::Zeroable;
 use xpbd_core::SolverKind;
-use xpbi_continuum::plasticity::PlasticModel;
+use xpbi_continuum::contact::MIN_DISTANCE_OVER_RADIUS;
+use xpbi_continuum::continuum::XpbiSettings;
+use xpbi_continuum::kernel::WendlandC2;
+use xpbi_continuum::material::Material;
 
 const FLAG_IN_LOOP: u32 = 1;
 const FLAG_SPACING: u32 = 2;
@@ -61,22 +62,21 @@ fn packed_colliders(
     sdf: &SdfAtlas,
     radius: f64,
     dt: f64,
-) -> [GpuCollider; MAX_XPBI_COLLIDERS] {
-    let mut out = [GpuCollider::zeroed(); MAX_XPBI_COLLIDERS];
+) -> [GpuCollider; MAX_COLLIDERS] {
+    let mut out = [GpuCollider::zeroed(); MAX_COLLIDERS];
     for (k, (o, c)) in out.iter_mut().zip(colliders).enumerate() {
         *o = pack_kinematic(c, dt, radius, sdf.offset(k));
     }
     out
 }
 
-/// The material table packed for the shader (unused entries zero) with the step `dt`.
-fn packed_materials(
-    materials: &[(PlasticModel, f64, f64)],
-    dt: f64,
-) -> [GpuPlastic; MAX_GPU_MATERIALS] {
+/// The material table packed for the shader (unused entries zero), once at upload: the step
+/// Δt the return maps read is the step's (`XpbiParams::dt`).
+fn packed_materials(materials: &[Material]) -> [GpuPlastic; MAX_GPU_MATERIALS] {
     let mut out = [GpuPlastic::zeroed(); MAX_GPU_MATERIALS];
-    for (o, (model, mu, lambda)) in out.iter_mut().zip(materials) {
-        *o = GpuPlastic::new(model, *mu, *lambda, dt);
+    for (o, m) in out.iter_mut().zip(materials) {
+        let lame = m.lame();
+        *o = GpuPlastic::new(&m.plasticity, lame.mu, lame.lambda);
     }
     out
 }
@@ -87,14 +87,10 @@ pub struct GpuXpbi {
     ctx: Arc<GpuContext>,
     n: usize,
     iterations: usize,
-    xsph: xpbi_continuum::xsph::Xsph,
-    cfl: f64,
-    spacing: f64,
+    /// The XPBI settings (XSPH, the CFL rule [`XpbiSettings::cfl_step`]).
+    settings: XpbiSettings,
     support: f64,
     params: GpuXpbiParams,
-    /// The material table: model and Lamé parameters (μ, λ) per entry, packed with the step's
-    /// Δt by [`GpuXpbi::set_dt`].
-    materials: Vec<(PlasticModel, f64, f64)>,
     /// Material id per particle (empty: all 0), kept for uploads of the plastic state.
     material_ids: Vec<u8>,
     /// The colliders at the start of the next step (kinematic ones advance after each step).
@@ -161,14 +157,6 @@ impl GpuXpbi {
         check_binding(&ctx, "fmat", storage_bytes(n, 48))?;
         let s = &scene.settings;
         let support = s.support();
-        let materials: Vec<(PlasticModel, f64, f64)> = scene
-            .materials
-            .iter()
-            .map(|m| {
-                let lame = m.lame();
-                (m.plasticity, lame.mu, lame.lambda)
-            })
-            .collect();
         let sdf = SdfAtlas::new(scene.colliders.iter().map(|c| &c.shape));
         let sdf_view = ctx.scoped(|| sdf.upload(ctx.device(), ctx.queue()))??;
         let colliders = packed_colliders(&scene.colliders, &sdf, scene.particle_radius, 0.0);
@@ -198,10 +186,10 @@ impl GpuXpbi {
             inv_dt: 0.0,
             omega: omega as f32,
             support: support as f32,
-            kernel_scale: (21.0 / (2.0 * std::f64::consts::PI) / support.powi(3)) as f32,
+            kernel_scale: WendlandC2::<3>::new(support)?.scale() as f32,
             pinv_threshold: s.pinv_threshold as f32,
             xsph: s.xsph.coefficient(1e-4) as f32,
-            min_distance: (0.75 * (scene.correction_radius * s.spacing)) as f32,
+            min_distance: (MIN_DISTANCE_OVER_RADIUS * (scene.correction_radius * s.spacing)) as f32,
             spacing2: (scene.correction_radius.max(1.0) * s.spacing).powi(2) as f32,
             damping: 1.0,
             contact_accel: scene.contact_acceleration as f32,
@@ -213,7 +201,7 @@ impl GpuXpbi {
                 0.0,
             ],
             colliders,
-            materials: packed_materials(&materials, 1e-4),
+            materials: packed_materials(&scene.materials),
         };
         let pipes = ctx.scoped(|| make_pipes(ctx.device()))?;
         let bufs = ctx.scoped(|| make_buffers(ctx.device(), n))?;
@@ -235,12 +223,9 @@ impl GpuXpbi {
             ctx,
             n,
             iterations: scene.iterations,
-            xsph: s.xsph,
-            cfl: s.cfl,
-            spacing: s.spacing,
+            settings: *s,
             support,
             params,
-            materials,
             material_ids: scene.material_ids.clone(),
             colliders: scene.colliders.clone(),
             sdf,
@@ -563,7 +548,7 @@ impl GpuXpbi {
             }
             Phase::End => {
                 run(pass, 7); // velocities
-                if !self.xsph.is_off() {
+                if !self.settings.xsph.is_off() {
                     run(pass, 8);
                     run(pass, 9);
                 }
@@ -606,7 +591,7 @@ impl GpuXpbi {
         }
         crate::kinematic::validate_colliders(
             colliders,
-            MAX_XPBI_COLLIDERS,
+            MAX_COLLIDERS,
             "the GPU XPBI step has at most 8 colliders",
         )?;
         if !self.sdf.holds(colliders.iter().map(|c| &c.shape)) {
@@ -625,8 +610,7 @@ impl GpuXpbi {
         self.params.inv_dt = (1.0 / dt) as f32;
         self.params.damping = (-self.velocity_damping * dt).exp() as f32;
         // XSPH's per-step coefficient for this step (a rate by default: xpbi_continuum::xsph).
-        self.params.xsph = self.xsph.coefficient(dt) as f32;
-        self.params.materials = packed_materials(&self.materials, dt);
+        self.params.xsph = self.settings.xsph.coefficient(dt) as f32;
         self.params.colliders =
             packed_colliders(&self.colliders, &self.sdf, self.particle_radius, dt);
         // Statistics of the current state: CFL and finiteness, before anything changes.
@@ -643,7 +627,7 @@ impl GpuXpbi {
                 steps: self.steps,
             });
         }
-        let bound = self.cfl * self.spacing / vmax;
+        let bound = self.settings.cfl_step(vmax);
         // max|v| is reduced in f32 on the device: a step chosen on the host below the same
         // bound in f64 (an adaptive step of the GPU world) may exceed this estimate by a few
         // f32 roundings, which are not a CFL violation.

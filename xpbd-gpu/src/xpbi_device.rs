@@ -5,8 +5,7 @@ use crate::grid::GridParams;
 use crate::xpbi_layout::{
     COLOURS, GpuColourParams, GpuXpbiParams, XPBI_ENTRY_POINTS, XPBI_STORAGE_BUFFERS, storage_bytes,
 };
-use crate::xpbi_scene::MAX_XPBI_COLLIDERS;
-use crate::{GpuContext, GpuError};
+use crate::{GpuContext, GpuError, MAX_COLLIDERS};
 
 #[derive(Debug)]
 pub(crate) struct Pipes {
@@ -144,7 +143,7 @@ pub(crate) fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
         fmat: s("fmat", 48),
         pstate: s("pstate", 16),
         lam: s("lam", 4),
-        lam_colliders: s("lam_colliders", 4 * MAX_XPBI_COLLIDERS),
+        lam_colliders: s("lam_colliders", 4 * MAX_COLLIDERS),
         dmat: s("dmat", 48),
         qself: s("qself", 16),
         dx_local: s("dx_local", 16),
@@ -160,7 +159,7 @@ pub(crate) fn make_buffers(device: &wgpu::Device, n: usize) -> Buffers {
             mapped_at_creation: false,
         }),
         colour_stride,
-        tau_colliders: s("tau_colliders", 4 * MAX_XPBI_COLLIDERS),
+        tau_colliders: s("tau_colliders", 4 * MAX_COLLIDERS),
         cell_of: s("cell_of", 4),
         counters: storage(device, "counters", 16),
         cell_start: storage(device, "cell_start", 16),

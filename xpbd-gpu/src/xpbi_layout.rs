@@ -4,9 +4,10 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::MAX_COLLIDERS;
 use crate::layout::GpuCollider;
 use crate::plasticity::GpuPlastic;
-use crate::xpbi_scene::{MAX_GPU_MATERIALS, MAX_XPBI_COLLIDERS};
+use crate::xpbi_scene::MAX_GPU_MATERIALS;
 
 /// Storage buffers bound by the XPBI kernels (`xpbi.wgsl`, group 0 bindings 1–21).
 pub const XPBI_STORAGE_BUFFERS: u32 = 21;
@@ -33,7 +34,7 @@ pub struct GpuXpbiParams {
     pub(crate) contact_radius: f32,
     pub(crate) gravity: [f32; 4],
     /// A plane's offset includes the contact radius.
-    pub(crate) colliders: [GpuCollider; MAX_XPBI_COLLIDERS],
+    pub(crate) colliders: [GpuCollider; MAX_COLLIDERS],
     pub(crate) materials: [GpuPlastic; MAX_GPU_MATERIALS],
 }
 

@@ -17,10 +17,6 @@ const F32_MAX: f64 = f32::MAX as f64;
 /// Entries of a body's material table on the GPU (a uniform array of packed models).
 pub const MAX_GPU_MATERIALS: usize = 8;
 
-/// Colliders of an XPBI continuum on the GPU (a hopper of four walls, a floor and three
-/// obstacles; the candidate mask of a particle has 8 bits).
-pub const MAX_XPBI_COLLIDERS: usize = 8;
-
 /// An XPBI continuum ready for upload (f64; converted to f32 by [`crate::xpbi::GpuXpbi::new`]).
 #[derive(Debug, Clone)]
 pub struct XpbiGpuScene {
@@ -57,7 +53,7 @@ pub struct XpbiGpuScene {
     /// The position correction's r over Δx (`SceneOptions::correction_radius`): pairs within
     /// `max(1, r) Δx` are kept ≥ `0.75 r Δx` apart, as `SpacingConstraints::with_radius`.
     pub correction_radius: f64,
-    /// Ground, walls and obstacles (at most [`MAX_XPBI_COLLIDERS`]), in the CPU's collider
+    /// Ground, walls and obstacles (at most [`crate::MAX_COLLIDERS`]), in the CPU's collider
     /// order.
     pub colliders: Vec<KinematicCollider>,
     /// Particle radius r of the contacts (m; `ContinuumScene` uses Δx/2).
@@ -411,7 +407,7 @@ impl XpbiGpuScene {
         }
         crate::kinematic::validate_colliders(
             &self.colliders,
-            MAX_XPBI_COLLIDERS,
+            crate::MAX_COLLIDERS,
             "the GPU XPBI step has at most 8 colliders",
         )?;
         for (field, value) in [

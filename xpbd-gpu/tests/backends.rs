@@ -16,7 +16,8 @@ use nalgebra::Vector3;
 use xpbd_core::builders::{ClothGrid, RopeBuilder};
 use xpbd_core::constraint::DistanceConstraints;
 use xpbd_core::{Particles, SolverKind, SolverSettings, Vector};
-use xpbd_gpu::{GpuContext, Scene, SceneBlock, SceneCollider, StepBackend, context_for_test};
+use xpbd_gpu::testing::{Scene, SceneBlock, SceneCollider, StepBackend};
+use xpbd_gpu::{GpuContext, context_for_test};
 
 const EPS32: f64 = f32::EPSILON as f64;
 

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
 use xpbd_core::{Particles, SolverSettings};
-use xpbd_gpu::{GpuContext, Scene, SceneCollider, StepBackend, context_for_test};
+use xpbd_gpu::testing::{Scene, SceneCollider, StepBackend};
+use xpbd_gpu::{GpuContext, context_for_test};
 
 fn gpu(test: &str) -> Option<Arc<GpuContext>> {
     context_for_test(test)

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use nalgebra::Vector3;
 use xpbd_gpu::{GpuContext, GpuError, GpuWorld, context_for_test};
-use xpbd_scene::continuum::SweepSpec;
 use xpbd_scene::{BlockKind, BuiltScene, SceneDesc, build_scene};
+use xpbi_continuum::continuum::SweepOrder;
 
 const EPS32: f64 = f32::EPSILON as f64;
 
@@ -32,7 +32,7 @@ fn write(name: &str, text: &str) -> PathBuf {
 fn build(text: &str, path: &Path) -> BuiltScene {
     let mut desc = SceneDesc::parse(text, path).unwrap();
     for c in &mut desc.continuum {
-        c.xpbi.sweep = SweepSpec::Cells;
+        c.xpbi.sweep = SweepOrder::Cells;
     }
     build_scene(desc, path).unwrap()
 }

@@ -7,11 +7,9 @@ use nalgebra::Vector3;
 use xpbd_core::builders::ClothGrid;
 use xpbd_core::{BuildError, Particles, SolverSettings, StepError};
 use xpbd_gpu::context::check_adapter_limits;
-use xpbd_gpu::layout::{check_limits, pack};
-use xpbd_gpu::{
-    AdapterRequest, GpuContext, GpuError, Scene, SceneBlock, SceneCollider, StepBackend,
-    context_for_test,
-};
+use xpbd_gpu::testing::{Scene, SceneBlock, SceneCollider, StepBackend};
+use xpbd_gpu::testing::{check_limits, pack};
+use xpbd_gpu::{AdapterRequest, GpuContext, GpuError, context_for_test};
 
 fn gpu(test: &str) -> Option<Arc<GpuContext>> {
     context_for_test(test)

@@ -11,7 +11,7 @@
 use nalgebra::Vector3;
 use xpbd_core::spatial::{NeighbourLists, UniformGrid};
 use xpbd_gpu::context_for_test;
-use xpbd_gpu::grid::neighbours;
+use xpbd_gpu::testing::neighbours;
 
 /// Deterministic pseudo-random positions on the 2⁻⁶ lattice in [0, 2)³ (xorshift).
 fn lattice_points(n: usize, seed: u64) -> Vec<Vector3<f64>> {

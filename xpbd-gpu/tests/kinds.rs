@@ -9,7 +9,8 @@ use xpbd_core::builders::ClothGrid;
 use xpbd_core::constraint::{DistanceConstraints, TetVolumeConstraints};
 use xpbd_core::mesh::TetMesh;
 use xpbd_core::{Particles, SolverKind, SolverSettings};
-use xpbd_gpu::{GpuContext, Scene, SceneBlock, StepBackend, context_for_test};
+use xpbd_gpu::testing::{Scene, SceneBlock, StepBackend};
+use xpbd_gpu::{GpuContext, context_for_test};
 
 const EPS32: f64 = f32::EPSILON as f64;
 

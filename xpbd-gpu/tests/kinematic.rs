@@ -8,7 +8,8 @@ use std::sync::Arc;
 use nalgebra::Vector3;
 use xpbd_core::contact::{Collider, ColliderContacts, ContactOptions, Friction, Pose, Shape};
 use xpbd_core::{Particles, Simulation, SolverSettings};
-use xpbd_gpu::{GpuContext, GpuSimulation, Scene, context_for_test, kinematic_colliders};
+use xpbd_gpu::testing::{GpuSimulation, Scene, kinematic_colliders};
+use xpbd_gpu::{GpuContext, context_for_test};
 
 const EPS32: f64 = f32::EPSILON as f64;
 /// Contact radius (m).

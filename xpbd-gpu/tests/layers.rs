@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use nalgebra::Vector3;
 use xpbd_core::SolverKind;
-use xpbd_gpu::{GpuContext, GpuError, GpuXpbi, MAX_GPU_MATERIALS, XpbiGpuScene, context_for_test};
+use xpbd_gpu::testing::{GpuXpbi, XpbiGpuScene};
+use xpbd_gpu::{GpuContext, GpuError, MAX_GPU_MATERIALS, context_for_test};
 use xpbi_continuum::material::Material;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 

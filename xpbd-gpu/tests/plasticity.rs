@@ -9,7 +9,7 @@
 
 use nalgebra::{Matrix3, Vector3};
 use xpbd_gpu::context_for_test;
-use xpbd_gpu::plasticity::return_map_batch;
+use xpbd_gpu::testing::return_map_batch;
 use xpbi_continuum::plasticity::{
     DruckerPrager, FrictionCone, KlarHardening, Lame, PlasticModel, PlasticState, VonMises,
     deviatoric, principal,
@@ -187,15 +187,9 @@ fn gpu_nacc_and_herschel_bulkley_match_xpbi_continuum() {
         .map(|(f, s)| (f, [-2.0 * s[0], 0.0]))
         .collect();
     for (name, model) in cases {
-        let gpu = xpbd_gpu::plasticity::return_map_batch_dt(
-            &ctx,
-            &model,
-            lame.mu,
-            lame.lambda,
-            dt,
-            &items,
-        )
-        .unwrap();
+        let gpu =
+            xpbd_gpu::testing::return_map_batch_dt(&ctx, &model, lame.mu, lame.lambda, dt, &items)
+                .unwrap();
         let (mut checked, mut yielded) = (0, 0);
         for (i, ((f, s), (fe_gpu, s_gpu))) in items.iter().zip(&gpu).enumerate() {
             let st = PlasticState {

@@ -8,7 +8,7 @@
 use nalgebra::{Matrix3, Vector3};
 use xpbd_core::energy::svd::rotation_variant_svd;
 use xpbd_gpu::context_for_test;
-use xpbd_gpu::svd::svd3_batch;
+use xpbd_gpu::testing::svd3_batch;
 
 const EPS32: f64 = f32::EPSILON as f64;
 

@@ -1,4 +1,4 @@
-//! The GPU XPBI step (`xpbd_gpu::GpuXpbi`, f32) against the CPU path (`xpbi_continuum`,
+//! The GPU XPBI step (`xpbd_gpu::testing::GpuXpbi`, f32) against the CPU path (`xpbi_continuum`,
 //! `ContinuumScene` with the Jacobi solver, f64) on small scenes, plus run-to-run bit identity.
 //!
 //! Run on lavapipe in CI: `WGPU_BACKEND=vulkan XPBD_REQUIRE_GPU=1 cargo test -p xpbd-gpu --test xpbi`.
@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
 use xpbd_core::SolverKind;
-use xpbd_gpu::{GpuContext, GpuError, GpuXpbi, XpbiGpuScene, context_for_test};
+use xpbd_gpu::testing::{GpuXpbi, XpbiGpuScene};
+use xpbd_gpu::{GpuContext, GpuError, context_for_test};
 use xpbi_continuum::material::Material;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 
@@ -473,7 +474,7 @@ fn a_moving_box_pushes_sand_as_on_the_cpu() {
         .pose
         .translation;
     let gpu_box = match gpu.colliders().last().unwrap().shape.clone() {
-        xpbd_gpu::SceneCollider::Box { centre, .. } => centre,
+        xpbd_gpu::testing::SceneCollider::Box { centre, .. } => centre,
         other => panic!("{other:?}"),
     };
     eprintln!(

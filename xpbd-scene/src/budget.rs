@@ -273,6 +273,7 @@ impl WorkEstimate {
 /// system says is available, what the process's cgroup leaves free, and what its address-space
 /// limit (`ulimit -v`, `RLIMIT_AS`) leaves beyond the address space already mapped. `None`
 /// where none can be told, and then no budget is applied.
+#[cfg(feature = "files")]
 pub fn available_memory() -> Option<u64> {
     let mut s = sysinfo::System::new();
     s.refresh_memory();
@@ -290,10 +291,20 @@ pub fn available_memory() -> Option<u64> {
     (available > 0).then_some(available)
 }
 
+/// The memory this process may still allocate (bytes): the least of what the operating
+/// system says is available, what the process's cgroup leaves free, and what its address-space
+/// limit (`ulimit -v`, `RLIMIT_AS`) leaves beyond the address space already mapped. `None`
+/// where none can be told, and then no budget is applied.
+/// (Without the `files` feature nothing is read from the operating system: `None`.)
+#[cfg(not(feature = "files"))]
+pub fn available_memory() -> Option<u64> {
+    None
+}
+
 /// `RLIMIT_AS` (soft) less the process's mapped address space (`/proc/self/statm`, first
 /// field, in pages); `None` without a limit. An allocation beyond it fails like one beyond
 /// the machine's memory (the allocator aborts), so it bounds the budget the same way.
-#[cfg(unix)]
+#[cfg(all(unix, feature = "files"))]
 fn address_space_left() -> Option<u64> {
     use rustix::process::{Resource, getrlimit};
     let limit = getrlimit(Resource::As).current?;
@@ -304,7 +315,7 @@ fn address_space_left() -> Option<u64> {
     Some(limit.saturating_sub(mapped))
 }
 
-#[cfg(not(unix))]
+#[cfg(all(not(unix), feature = "files"))]
 fn address_space_left() -> Option<u64> {
     None
 }

@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
 use xpbi_continuum::continuum::{KernelFrame, SweepOrder, XpbiSettings};
-use xpbi_continuum::plasticity::PlasticModel;
+use xpbi_continuum::plasticity::{PlasticModel, check_friction_angle};
 use xpbi_continuum::xsph::Xsph;
 
 pub use crate::layers::LayerSpec;
@@ -122,7 +122,12 @@ pub struct GripSpec {
     pub velocity: [f64; 3],
 }
 
-/// `[continuum.xpbi]`: maps onto [`XpbiSettings`]; every field is optional (defaults below).
+/// `[continuum.xpbi]`: maps onto [`XpbiSettings`]; every field is optional (defaults below,
+/// [`XpbiSettings::new`]'s). The section is the scene file's view, not a copy of the settings:
+/// the spacing is the body's, XSPH is two keys (`xsph`, `xsph_rate`) for one [`Xsph`], the
+/// position correction is a block beside the continuum, and the settings' layout and colouring
+/// knobs are not in the file; its enumerations are the library's own ([`KernelFrame`],
+/// [`SweepOrder`], read through xpbi-continuum's `serde` feature).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct XpbiSection {
@@ -137,7 +142,8 @@ pub struct XpbiSection {
     pub xsph_rate: Option<f64>,
     /// Implicit plasticity (Z in every iteration, default) or semi-implicit (end of step).
     pub plasticity_in_loop: bool,
-    /// XPBI's position correction: pairs kept ≥ 0.75Δx apart (default on).
+    /// XPBI's position correction: pairs kept ≥ 0.75 r apart, r = 1.1Δx (default on;
+    /// `xpbi_continuum::contact`).
     pub position_correction: bool,
     /// Pseudo-inverse threshold of the kernel-gradient correction (default 1e-2).
     pub pinv_threshold: f64,
@@ -148,34 +154,12 @@ pub struct XpbiSection {
     /// Where kernels, neighbours and L_p are evaluated: `"current"` (XPBI: on xⁿ every step,
     /// default) or `"reference"` (Lagrangian kernels on the initial configuration, free of the
     /// SPH tensile instability; for elastic solids, see `xpbi_continuum::continuum::KernelFrame`).
-    pub kernel_frame: KernelFrameSpec,
+    pub kernel_frame: KernelFrame,
     /// Grouping of the coloured Gauss–Seidel sweep: `"slabs"` (two colours of slabs across the
     /// longest axis, default; cells below 4 occupied slabs) or `"cells"` (3^d cell colours, the
     /// GPU's order). An ordering, not a model: both converge to the same answer as the
     /// iterations grow (`xpbi_continuum::continuum::SweepOrder`).
-    pub sweep: SweepSpec,
-}
-
-/// `sweep = "slabs" | "cells"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SweepSpec {
-    /// Two colours of slabs (`SweepOrder::Slabs`).
-    #[default]
-    Slabs,
-    /// 3^d cell colours (`SweepOrder::Cells`).
-    Cells,
-}
-
-/// `kernel_frame = "current" | "reference"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum KernelFrameSpec {
-    /// XPBI's per-step kernels on xⁿ.
-    #[default]
-    Current,
-    /// Lagrangian kernels on the initial configuration.
-    Reference,
+    pub sweep: SweepOrder,
 }
 
 impl Default for XpbiSection {
@@ -190,8 +174,8 @@ impl Default for XpbiSection {
             pinv_threshold: s.pinv_threshold,
             cfl: s.cfl,
             min_distance_ratio: s.min_distance_ratio,
-            kernel_frame: KernelFrameSpec::Current,
-            sweep: SweepSpec::Slabs,
+            kernel_frame: s.kernel_frame,
+            sweep: s.sweep,
         }
     }
 }
@@ -211,14 +195,8 @@ impl XpbiSection {
             },
             cfl: self.cfl,
             min_distance_ratio: self.min_distance_ratio,
-            kernel_frame: match self.kernel_frame {
-                KernelFrameSpec::Current => KernelFrame::Current,
-                KernelFrameSpec::Reference => KernelFrame::Reference,
-            },
-            sweep: match self.sweep {
-                SweepSpec::Slabs => SweepOrder::Slabs,
-                SweepSpec::Cells => SweepOrder::Cells,
-            },
+            kernel_frame: self.kernel_frame,
+            sweep: self.sweep,
             ..XpbiSettings::new(spacing)
         }
     }
@@ -230,11 +208,12 @@ impl XpbiSection {
 /// value.
 pub(crate) fn validate_plasticity(model: &PlasticModel, v: &mut Validator<'_>, field: &str) {
     let f = |s: &str| format!("{field}.{s}");
+    // The range is xpbi-continuum's (`check_friction_angle`); the field path is the scene's.
     let angle = |v: &mut Validator<'_>, name: String, a: f64| {
         v.check(
             &name,
             a,
-            a.is_finite() && a > 0.0 && a < 90.0,
+            check_friction_angle(a).is_ok(),
             "friction angle must lie in (0, 90) degrees",
         )
     };

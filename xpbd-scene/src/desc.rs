@@ -94,6 +94,7 @@ impl SceneDesc {
         }
     }
 
+    #[cfg(feature = "files")]
     /// The description as scene-file text; [`SceneDesc::parse`] of it gives the description
     /// back, field for field (numbers are written in their shortest exact form).
     pub fn to_toml(&self) -> Result<String, SceneError> {

@@ -45,6 +45,7 @@ impl Emitter {
     }
 
     /// Re-derives the released count from restored particles.
+    #[cfg(feature = "files")]
     pub(crate) fn resync(&mut self, p: &Particles<3>) {
         self.nozzle.resync(p);
     }

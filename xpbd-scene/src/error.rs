@@ -473,7 +473,7 @@ impl SceneError {
             | Self::UnknownBody { field, line, .. }
                 if *line == 0 =>
             {
-                *line = crate::locate::field_line(text, field).unwrap_or(0);
+                *line = line_of_field(text, field);
             }
             _ => {}
         }
@@ -523,4 +523,16 @@ impl SceneError {
             source,
         }
     }
+}
+
+/// The line of `field` in the scene text (0: not found, or read without the `files` feature).
+#[cfg(feature = "files")]
+fn line_of_field(text: &str, field: &str) -> usize {
+    crate::locate::field_line(text, field).unwrap_or(0)
+}
+
+/// The line of `field` in the scene text (0: not found, or read without the `files` feature).
+#[cfg(not(feature = "files"))]
+fn line_of_field(_text: &str, _field: &str) -> usize {
+    0
 }

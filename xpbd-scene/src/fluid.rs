@@ -155,12 +155,17 @@ pub(crate) fn boundary_volumes(x: &[Vector<3>], spacing: f64) -> Vec<f64> {
         .collect()
 }
 
-/// A fluid's particles, between sampling and block construction.
-pub(crate) struct PendingFluid {
-    pub(crate) field: String,
-    pub(crate) members: std::ops::Range<usize>,
-    pub(crate) spacing: f64,
-    pub(crate) settings: FluidSettings,
+/// A fluid's particles and settings, between sampling and block construction.
+#[derive(Debug, Clone)]
+pub struct FluidPlan {
+    /// The fluid's table in the description (`fluid[0]`).
+    pub field: String,
+    /// Its particles in the store.
+    pub members: std::ops::Range<usize>,
+    /// Its lattice spacing Δx (m).
+    pub spacing: f64,
+    /// Its PBF settings.
+    pub settings: FluidSettings,
 }
 
 /// The particle store a scene is being assembled into: its particles, their material ids,
@@ -180,7 +185,7 @@ pub(crate) fn add_particles(
     store: Store<'_>,
     fluids: &[FluidSpec],
     emitters: &mut Vec<crate::emitter::Emitter>,
-) -> Result<Vec<PendingFluid>, crate::SceneError> {
+) -> Result<Vec<FluidPlan>, crate::SceneError> {
     let mut out = Vec::new();
     for (k, f) in fluids.iter().enumerate() {
         let field = format!("fluid[{k}]");
@@ -238,7 +243,7 @@ pub(crate) fn add_particles(
             radius: 0.5 * f.spacing,
             triangles: Vec::new(),
         });
-        out.push(PendingFluid {
+        out.push(FluidPlan {
             field,
             members: base..base + x.len(),
             spacing: f.spacing,
@@ -254,7 +259,7 @@ pub(crate) fn add_particles(
 /// bound here, by field), `None` for adaptive steps.
 pub(crate) fn add_blocks(
     sim: &mut xpbd_core::Simulation<3>,
-    fluids: Vec<PendingFluid>,
+    fluids: Vec<FluidPlan>,
     specs: &[FluidSpec],
     bodies: &[crate::interaction::Body],
     fixed_substep: Option<f64>,

@@ -173,8 +173,10 @@
 //! assert_eq!(restored.sim.particles().x, scene.sim.particles().x);
 //! ```
 
+pub mod assembly;
 pub mod budget;
 pub mod build;
+#[cfg(feature = "files")]
 pub mod checkpoint;
 pub mod continuum;
 pub mod desc;
@@ -186,14 +188,18 @@ pub mod fluid;
 pub mod import;
 pub mod interaction;
 pub mod layers;
+#[cfg(feature = "files")]
 pub mod locate;
 mod material_use;
 pub mod region;
+#[cfg(feature = "files")]
 pub mod runner;
 pub mod scene;
 mod validate;
 
-pub use build::{BlockKind, BuiltScene, build_scene};
+pub use assembly::{Assembly, BlockPlan, ContinuumPlan, assemble};
+pub use build::{BlockKind, BuiltScene, FrameStepper, build_scene};
+#[cfg(feature = "files")]
 pub use checkpoint::Checkpoint;
 pub use desc::{FromDesc, SceneBuilder};
 pub use error::{CheckpointError, ExportError, FrameError, RunError, SceneError};

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::build::BuiltScene;
+pub use crate::build::FrameStepper;
 use crate::checkpoint::{Checkpoint, hex};
-use crate::error::{ExportError, FrameError, RunError};
+use crate::error::{ExportError, RunError};
 use crate::export::{write_atomic, write_obj, write_ply_with_fields, write_vtk};
 use crate::scene::Format;
 
@@ -329,26 +330,6 @@ fn names(paths: &[PathBuf]) -> Vec<String> {
         .iter()
         .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect()
-}
-
-/// What a run steps and writes: a [`BuiltScene`] itself, or another backend (a GPU world)
-/// that keeps a `BuiltScene` synchronised with its state after every frame, so that frames,
-/// the manifest and checkpoints are written by the same code whatever ran the steps.
-pub trait FrameStepper {
-    /// The scene whose state is written, as of the last completed frame.
-    fn built(&self) -> &BuiltScene;
-    /// Advances one frame; on an error the state of the last good step is kept.
-    fn advance_frame(&mut self) -> Result<(), FrameError>;
-}
-
-impl FrameStepper for BuiltScene {
-    fn built(&self) -> &BuiltScene {
-        self
-    }
-
-    fn advance_frame(&mut self) -> Result<(), FrameError> {
-        BuiltScene::advance_frame(self)
-    }
 }
 
 /// Runs the scene from its current frame to `scene.time.frames`, writing frame 0 (when

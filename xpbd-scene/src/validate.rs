@@ -1,9 +1,11 @@
 //! The range checks of a scene file: [`Validator`] collects the first bad value, with its field
-//! path, as a typed [`SceneError`].
+//! path, as a typed [`SceneError`]; [`sections`] checks each section of the description.
 
 use std::path::Path;
 
 use crate::error::SceneError;
+
+pub(crate) mod sections;
 
 /// The largest coordinate or length (m, and the largest component of any vector) a scene file
 /// accepts: at 10⁸ m f64 still resolves 10⁻⁸ m, and squared lengths stay far from overflow.

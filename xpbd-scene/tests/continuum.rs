@@ -659,9 +659,20 @@ fn sweep_picks_the_colouring_and_rejects_unknown_orders() {
     let text = with("sweep = \"rows\"");
     let line = text.lines().position(|l| l.contains("rows")).unwrap() + 1;
     match parse(&text) {
-        Err(SceneError::Syntax { line: l, field, .. }) => {
+        Err(SceneError::Syntax {
+            line: l,
+            field,
+            message,
+            ..
+        }) => {
             assert_eq!(l, line);
             assert!(field.contains("sweep"), "{field}");
+            // The value and the accepted spellings, in the library's order (xpbi-continuum's
+            // `SweepOrder`, read through its `serde` feature).
+            assert!(
+                message.contains("unknown variant `rows`, expected `slabs` or `cells`"),
+                "{message}"
+            );
         }
         other => panic!("expected a syntax error, got {other:?}"),
     }

@@ -23,6 +23,12 @@ use xpbd_core::spatial::{CellColouring, ColourScheme, NeighbourLists, UniformGri
 /// [`crate::scene::SceneOptions::correction_radius`]): pairs are kept ≥ 0.75 r = 0.825Δx apart.
 pub const DEFAULT_CORRECTION_RADIUS: f64 = 1.1;
 
+/// The position correction's minimum pair distance over its radius r: with `C = |x_p − x_b| −
+/// r + ε ≥ 0`, ε = 0.25 r, pairs are kept at least `0.75 r` apart (module docs). The one value
+/// of that ratio: [`SpacingConstraints::with_radius`] and the GPU's position correction
+/// (`xpbd_gpu`) both read it.
+pub const MIN_DISTANCE_OVER_RADIUS: f64 = 0.75;
+
 /// XPBI position correction between member particles (see the module docs).
 #[derive(Debug, Clone)]
 pub struct SpacingConstraints<const D: usize> {
@@ -34,8 +40,8 @@ pub struct SpacingConstraints<const D: usize> {
 }
 
 impl<const D: usize> SpacingConstraints<D> {
-    /// Pairs among `members` kept at least `0.75 r` apart with the default
-    /// `r = DEFAULT_CORRECTION_RADIUS × spacing` (the scenes' default).
+    /// Pairs among `members` kept at least `0.75 r` ([`MIN_DISTANCE_OVER_RADIUS`]) apart with
+    /// the default `r = DEFAULT_CORRECTION_RADIUS × spacing` (the scenes' default).
     pub fn new(particles: &Particles<D>, members: Vec<u32>, spacing: f64) -> Self {
         Self::with_radius(
             particles,
@@ -56,7 +62,7 @@ impl<const D: usize> SpacingConstraints<D> {
         let mut s = Self {
             members,
             spacing: spacing.max(radius),
-            min_distance: 0.75 * radius,
+            min_distance: MIN_DISTANCE_OVER_RADIUS * radius,
             pairs: Vec::new(),
             schedule: Schedule::default(),
         };

@@ -66,11 +66,7 @@ pub fn check_support_over_spacing(value: f64) -> Result<(), XpbiError> {
 impl<const D: usize> WendlandC2<D> {
     /// Kernel with support radius `support` (finite, > 0); `D` must be 2 or 3.
     pub fn new(support: f64) -> Result<Self, XpbiError> {
-        let sigma = match D {
-            2 => 7.0 / std::f64::consts::PI,
-            3 => 21.0 / (2.0 * std::f64::consts::PI),
-            _ => return Err(XpbiError::UnsupportedDimension { dimension: D }),
-        };
+        let sigma = Self::normalisation()?;
         if !(support.is_finite() && support > 0.0) {
             return Err(XpbiError::InvalidParameter {
                 name: "kernel support",
@@ -81,6 +77,28 @@ impl<const D: usize> WendlandC2<D> {
             support,
             scale: sigma / support.powi(D as i32),
         })
+    }
+
+    /// The normalisation `σ_d` of the kernel in `D` dimensions (module docs: `σ_2 = 7/π`,
+    /// `σ_3 = 21/(2π)`, so that `∫ W = 1`): the one definition, which the GPU's shaders
+    /// receive through [`WendlandC2::scale`].
+    ///
+    /// ```
+    /// use xpbi_continuum::kernel::WendlandC2;
+    /// assert_eq!(WendlandC2::<3>::normalisation().unwrap(), 21.0 / (2.0 * std::f64::consts::PI));
+    /// assert!(WendlandC2::<4>::normalisation().is_err());
+    /// ```
+    pub fn normalisation() -> Result<f64, XpbiError> {
+        match D {
+            2 => Ok(7.0 / std::f64::consts::PI),
+            3 => Ok(21.0 / (2.0 * std::f64::consts::PI)),
+            _ => Err(XpbiError::UnsupportedDimension { dimension: D }),
+        }
+    }
+
+    /// `σ_d / H^d`, the factor of `W` and `∇W` (the value the GPU kernels are given).
+    pub fn scale(&self) -> f64 {
+        self.scale
     }
 
     /// Kernel with the default support `2 × spacing`.

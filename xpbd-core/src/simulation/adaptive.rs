@@ -315,52 +315,118 @@ impl<const D: usize> Simulation<D> {
         if !(duration.is_finite() && duration >= 0.0) {
             return Err(StepError::NonPositiveTimeStep { dt: duration });
         }
-        let mut report = AdvanceReport::default();
-        let mut remaining = duration;
-        let mut cap = stepping.dt_max;
-        while remaining > 0.0 {
-            let mut dt = self.next_step_size(remaining, cap)?;
-            let mut halvings = 0;
-            loop {
-                before_step(&mut self.particles, dt);
-                match self.step(dt) {
-                    Ok(r) => {
-                        report.note_energy_gain(r.energy_gain);
-                        break;
-                    }
-                    Err(
-                        StepError::Diverged { .. }
-                        | StepError::NonFinite { .. }
-                        | StepError::Overstrained { .. }
-                        | StepError::EnergyGrowth { .. }
-                        | StepError::BlockFault { .. },
-                    ) if halvings < stepping.max_halvings => {
+        let mut cpu = CpuAttempt {
+            sim: self,
+            before_step: &mut before_step,
+        };
+        advance_adaptive(&mut cpu, duration, stepping)
+    }
+}
+
+/// One backend's side of an adaptive span: the step size its state allows, and one attempt at
+/// a step that, when it fails, leaves the state of the step's start. [`advance_adaptive`] is the one
+/// adaptive loop over it, for the CPU [`Simulation::advance`] and for any other backend that
+/// keeps its state elsewhere (a GPU world).
+pub trait StepAttempt {
+    /// What an attempt fails with.
+    type Error: From<StepError>;
+    /// The next step's size for `remaining` seconds left under `cap`
+    /// ([`Simulation::next_step_size`] on the backend's state).
+    fn next_step_size(&mut self, remaining: f64, cap: f64) -> Result<f64, StepError>;
+    /// One step of `dt`; `Ok` with the step's energy gain (relative, as
+    /// [`crate::StepReport::energy_gain`]; `None` where it was not audited). A failed step
+    /// leaves the state of its start.
+    fn attempt(&mut self, dt: f64) -> Result<Option<f64>, Self::Error>;
+    /// The step failure of `error` that a smaller step may cure (`None`: not one).
+    fn retryable(error: &Self::Error) -> Option<&StepError>;
+    /// The simulated time (s) at the start of the step being attempted.
+    fn time(&self) -> f64;
+}
+
+/// Whether a smaller step may cure `e`: a divergence, a non-finite state, an overstrained
+/// element, energy growth or a block's fault (module docs).
+pub fn is_retryable(e: &StepError) -> bool {
+    matches!(
+        e,
+        StepError::Diverged { .. }
+            | StepError::NonFinite { .. }
+            | StepError::Overstrained { .. }
+            | StepError::EnergyGrowth { .. }
+            | StepError::BlockFault { .. }
+    )
+}
+
+/// Advances `backend` by `duration` seconds in adaptive steps (module docs): each the size its
+/// state allows below `stepping.dt_max` and the halved cap, a step that fails in a way a
+/// smaller step may cure ([`StepAttempt::retryable`]) retried at half its size at most
+/// `stepping.max_halvings` times, then [`StepError::StepSizeExhausted`] with the last failure.
+pub fn advance_adaptive<B: StepAttempt>(
+    backend: &mut B,
+    duration: f64,
+    stepping: &AdaptiveStepping,
+) -> Result<AdvanceReport, B::Error> {
+    let mut report = AdvanceReport::default();
+    let mut remaining = duration;
+    let mut cap = stepping.dt_max;
+    while remaining > 0.0 {
+        let mut dt = backend.next_step_size(remaining, cap)?;
+        let mut halvings = 0;
+        loop {
+            match backend.attempt(dt) {
+                Ok(gain) => {
+                    report.note_energy_gain(gain);
+                    break;
+                }
+                Err(e) => match B::retryable(&e) {
+                    Some(_) if halvings < stepping.max_halvings => {
                         halvings += 1;
                         report.halvings += 1;
                         dt *= 0.5;
                         cap = cap.min(dt);
                     }
-                    Err(
-                        e @ (StepError::Diverged { .. }
-                        | StepError::NonFinite { .. }
-                        | StepError::Overstrained { .. }
-                        | StepError::EnergyGrowth { .. }
-                        | StepError::BlockFault { .. }),
-                    ) => {
+                    Some(last) => {
                         return Err(StepError::StepSizeExhausted {
-                            time: self.time,
+                            time: backend.time(),
                             dt,
                             halvings,
-                            last: Box::new(e),
-                        });
+                            last: Box::new(last.clone()),
+                        }
+                        .into());
                     }
-                    Err(e) => return Err(e),
-                }
+                    None => return Err(e),
+                },
             }
-            report.record(dt);
-            remaining = if dt == remaining { 0.0 } else { remaining - dt };
         }
-        Ok(report)
+        report.record(dt);
+        remaining = if dt == remaining { 0.0 } else { remaining - dt };
+    }
+    Ok(report)
+}
+
+/// The CPU simulation as a [`StepAttempt`]: `before_step` runs before every attempt.
+struct CpuAttempt<'a, const D: usize, F: FnMut(&mut Particles<D>, f64)> {
+    sim: &'a mut Simulation<D>,
+    before_step: &'a mut F,
+}
+
+impl<const D: usize, F: FnMut(&mut Particles<D>, f64)> StepAttempt for CpuAttempt<'_, D, F> {
+    type Error = StepError;
+
+    fn next_step_size(&mut self, remaining: f64, cap: f64) -> Result<f64, StepError> {
+        self.sim.next_step_size(remaining, cap)
+    }
+
+    fn attempt(&mut self, dt: f64) -> Result<Option<f64>, StepError> {
+        (self.before_step)(&mut self.sim.particles, dt);
+        self.sim.step(dt).map(|r| r.energy_gain)
+    }
+
+    fn retryable(error: &StepError) -> Option<&StepError> {
+        is_retryable(error).then_some(error)
+    }
+
+    fn time(&self) -> f64 {
+        self.sim.time
     }
 }
 

@@ -5,8 +5,11 @@
 //   von Mises:       δγ = ‖ε̂‖ − σ_Y(q)/(2μ), σ_Y(q) = σ_Y0 + H q;  δγ > 0: ε −= δγ ε̂/‖ε̂‖, q += δγ
 //   Drucker–Prager:  ε_s = ε − c₀1 + (v_c/3)1;  tr ε_s ≥ 0: ε = c₀1, q += ‖ε_s‖;
 //                    δγ = ‖ε̂_s‖ + (3λ + 2μ)/(2μ) α tr ε_s;  δγ > 0: ε = ε_s − δγ ε̂_s/‖ε̂_s‖ + c₀1,
-//                    q += δγ;  α = √(2/3) 2 sin φ/(3 − sin φ), φ(q) = h₀ + (h₁q − h₃)e^{−h₂q}
-//                    (Klár et al. 2016) or constant; v_c += tr ε − tr ε_new (Tampubolon 2017).
+//                    q += δγ;  α of a constant φ is the host's (FrictionCone::alpha_of_angle),
+//                    with Klár's hardening φ(q) = h₀ + (h₁q − h₃)e^{−h₂q} (Klár et al. 2016,
+//                    clamped to the host's KlarHardening::ANGLE_CLAMP) evaluated here:
+//                    shear flow √2 tan φ / 3, triaxial compression √(2/3) 2 sin φ/(3 − sin φ);
+//                    v_c += tr ε − tr ε_new (Tampubolon 2017).
 //   NACC (Wolper et al. 2019, Hencky form of xpbi_continuum::plasticity::nacc): κ = λ + 2μ/3,
 //                    p = −κ tr ε, q = √(3/2) 2μ‖ε̂‖, p₀ = κ(1e-5 + sinh(ξ max(−α, 0))),
 //                    y = (1+2β)q² + M²(p + βp₀)(p − p₀); p > p₀ / p < −βp₀: tips (ε̂ = 0);
@@ -15,6 +18,7 @@
 //   Herschel–Bulkley (Yue et al. 2015): s_tr = 2μ‖ε̂‖ > τ_Y: s = τ_Y + t(s_tr − τ_Y) with t the root
 //                    in [0, 1] of t^{1/h} + c(t − 1) = 0, c = η^{1/h}(s_tr − τ_Y)^{1−1/h}/(2μΔt)
 //                    (bracketed Newton; h = 1: t = c/(1+c)); ε̂ ← ε̂ s/s_tr; q += ‖ε̂‖ − s/2μ.
+//                    Δt is the step's (an argument), not the material's.
 //
 // A function library: prepend svd3.wgsl, then this file, to a module that uses it.
 
@@ -33,8 +37,9 @@ struct Plastic {
     // von Mises: σ_Y0 and H.
     yield_stress: f32,
     hardening_modulus: f32,
-    // Drucker–Prager: friction angle (degrees) when `klar` = 0, else Klár's h₀..h₃.
-    friction_angle: f32,
+    // Drucker–Prager: α_DP of the constant friction angle (computed on the host) when
+    // `klar` = 0, else Klár's h₀..h₃ give φ(q).
+    alpha: f32,
     cohesion: f32,
     // 1: volume correction on.
     volume_correction: u32,
@@ -47,12 +52,17 @@ struct Plastic {
     beta: f32,
     xi: f32,
     nacc_m: f32,
-    // Herschel–Bulkley: η (yield stress in `yield_stress`), exponent h, and the step Δt.
+    // Herschel–Bulkley: η (yield stress in `yield_stress`) and exponent h.
     viscosity: f32,
     exponent: f32,
-    dt: f32,
     // Drucker–Prager cone: 0 = shear flow (α = √2 tan φ / 3), 1 = triaxial compression (Klár).
     cone: u32,
+    // Klár's hardened φ(q) is clamped to [angle_min, angle_max] (degrees).
+    angle_min: f32,
+    angle_max: f32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 // State: x = hardening q, y = volume correction v_c.
@@ -65,7 +75,8 @@ fn deviatoric(e: vec3<f32>) -> vec3<f32> {
     return e - vec3<f32>((e.x + e.y + e.z) / 3.0);
 }
 
-fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic) -> ReturnMapped {
+// `dt`: the step (Herschel–Bulkley's relaxation).
+fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic, dt: f32) -> ReturnMapped {
     var out = ReturnMapped(mat3x3<f32>(), state);
     var e = eps;
     if m.model == MODEL_VON_MISES {
@@ -87,14 +98,15 @@ fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic) -> ReturnMapped 
         let trace = eps_s.x + eps_s.y + eps_s.z;
         let dev = deviatoric(eps_s);
         let dev_norm = length(dev);
-        var phi = m.friction_angle;
+        var alpha = m.alpha;
         if m.klar != 0u {
-            phi = clamp(m.h0 + (m.h1 * state.x - m.h3) * exp(-m.h2 * state.x), 1e-3, 89.999);
-        }
-        var alpha = sqrt(2.0) * tan(radians(phi)) / 3.0;
-        if m.cone != 0u {
-            let s = sin(radians(phi));
-            alpha = sqrt(2.0 / 3.0) * 2.0 * s / (3.0 - s);
+            let phi_q = m.h0 + (m.h1 * state.x - m.h3) * exp(-m.h2 * state.x);
+            let phi = clamp(phi_q, m.angle_min, m.angle_max);
+            alpha = sqrt(2.0) * tan(radians(phi)) / 3.0;
+            if m.cone != 0u {
+                let s = sin(radians(phi));
+                alpha = sqrt(2.0 / 3.0) * 2.0 * s / (3.0 - s);
+            }
         }
         var changed = true;
         if trace >= 0.0 {
@@ -121,7 +133,7 @@ fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic) -> ReturnMapped 
         let norm = length(dev);
         let s_trial = 2.0 * m.mu * norm;
         if s_trial > m.yield_stress && norm != 0.0 {
-            let s = hb_relaxed_stress(s_trial, m);
+            let s = hb_relaxed_stress(s_trial, m, dt);
             e = vec3<f32>((eps.x + eps.y + eps.z) / 3.0) + dev * (s / s_trial);
             out.state.x = state.x + norm - s / (2.0 * m.mu);
         }
@@ -214,7 +226,7 @@ fn hb_solve(c: f32, h: f32) -> f32 {
 }
 
 // Relaxed deviatoric stress norm s for a trial value s_tr > τ_Y.
-fn hb_relaxed_stress(s_trial: f32, m: Plastic) -> f32 {
+fn hb_relaxed_stress(s_trial: f32, m: Plastic, dt: f32) -> f32 {
     let excess = s_trial - m.yield_stress;
     if excess <= 0.0 {
         return s_trial;
@@ -222,7 +234,7 @@ fn hb_relaxed_stress(s_trial: f32, m: Plastic) -> f32 {
     let inv_h = 1.0 / m.exponent;
     var c = 0.0;
     if m.viscosity > 0.0 {
-        c = pow(m.viscosity, inv_h) * pow(excess, 1.0 - inv_h) / (2.0 * m.mu * m.dt);
+        c = pow(m.viscosity, inv_h) * pow(excess, 1.0 - inv_h) / (2.0 * m.mu * dt);
     }
     var t: f32;
     if m.exponent == 1.0 {
@@ -234,13 +246,13 @@ fn hb_relaxed_stress(s_trial: f32, m: Plastic) -> f32 {
 }
 
 // Z(F): the elastic part of F and the updated (uncommitted) state.
-fn return_map(f: mat3x3<f32>, state: vec2<f32>, m: Plastic) -> ReturnMapped {
+fn return_map(f: mat3x3<f32>, state: vec2<f32>, m: Plastic, dt: f32) -> ReturnMapped {
     if m.model == MODEL_ELASTIC {
         return ReturnMapped(f, state);
     }
     let d = svd3(f);
     let eps = log(max(d.sigma, vec3<f32>(MIN_SINGULAR_VALUE)));
-    var r = project_strain(eps, state, m);
+    var r = project_strain(eps, state, m, dt);
     let e = vec3<f32>(r.fe[0][0], r.fe[1][1], r.fe[2][2]);
     let s = exp(e);
     let us = mat3x3<f32>(d.u[0] * s.x, d.u[1] * s.y, d.u[2] * s.z);

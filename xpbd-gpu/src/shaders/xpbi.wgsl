@@ -59,7 +59,7 @@ struct XpbiParams {
     kernel_scale: f32,
     pinv_threshold: f32,
     xsph: f32,
-    // 0.75 r (r: the position-correction radius, 1.1Δx by default).
+    // 0.75 r (MIN_DISTANCE_OVER_RADIUS r; r: the position-correction radius, 1.1Δx by default).
     min_distance: f32,
     // (max(Δx, r))², the pair search radius of the position correction.
     spacing2: f32,
@@ -70,7 +70,7 @@ struct XpbiParams {
     // Particle radius r of the contacts (m).
     contact_radius: f32,
     gravity: vec4<f32>,
-    // Static colliders (colliders.wgsl; MAX_XPBI_COLLIDERS on the host) with μ_s and μ_k; a
+    // Static colliders (colliders.wgsl; MAX_COLLIDERS on the host) with μ_s and μ_k; a
     // plane's offset includes r (n·x ≥ d + r).
     colliders: array<Collider, 8>,
     // The body's material table (plasticity.wgsl; MAX_GPU_MATERIALS on the host), indexed by
@@ -364,7 +364,7 @@ fn xpbi_project(p: u32, factor: f32) -> mat3x3<f32> {
     var e = eps;
     let m = material_of(p);
     if (xp.flags & FLAG_IN_LOOP) != 0u && m.model != MODEL_ELASTIC {
-        let r = project_strain(eps, pstate[p].xy, m);
+        let r = project_strain(eps, pstate[p].xy, m, xp.dt);
         e = vec3<f32>(r.fe[0][0], r.fe[1][1], r.fe[2][2]);
     }
     let mu = m.mu;
@@ -619,7 +619,7 @@ fn update_f(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
     }
     let identity = mat3x3<f32>(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0, 0.0, 1.0));
     let id = pstate[p].z;
-    let r = return_map((identity + g) * fmat[p], pstate[p].xy, material_of(p));
+    let r = return_map((identity + g) * fmat[p], pstate[p].xy, material_of(p), xp.dt);
     fmat[p] = r.fe;
     pstate[p] = vec4<f32>(r.state, id, 0.0);
     x[p] = vec4<f32>(xn[p].xyz + dsp[p].xyz, 0.0);

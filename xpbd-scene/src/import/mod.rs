@@ -30,9 +30,12 @@
 
 mod check;
 mod error;
+#[cfg(feature = "files")]
 mod gmsh;
+#[cfg(feature = "files")]
 mod guard;
 mod obj;
+#[cfg(feature = "files")]
 mod ply;
 mod tetgen;
 
@@ -41,8 +44,10 @@ use std::path::Path;
 use xpbd_core::Vector;
 
 pub use error::{ElementKind, ElementRef, ImportError};
+#[cfg(feature = "files")]
 pub use gmsh::parse_gmsh;
 pub use obj::{load_obj, parse_obj};
+#[cfg(feature = "files")]
 pub use ply::{parse_ply, read_ply};
 pub use tetgen::{parse_tetgen, parse_tetgen_pair};
 
@@ -68,7 +73,7 @@ pub struct ImportedMesh {
 }
 
 /// Imports a mesh, choosing the format by extension: `.obj`, `.ply`, `.node` (with the `.ele`
-/// beside it) or `.msh`.
+/// beside it) or `.msh` (PLY and Gmsh with the `files` feature, else refused as unsupported).
 pub fn import_mesh(path: &Path) -> Result<ImportedMesh, ImportError> {
     let file = path.display().to_string();
     let ext = path
@@ -78,7 +83,9 @@ pub fn import_mesh(path: &Path) -> Result<ImportedMesh, ImportError> {
         .to_ascii_lowercase();
     match ext.as_str() {
         "obj" => parse_obj(&read(path)?, &file),
+        #[cfg(feature = "files")]
         "ply" => parse_ply(&read(path)?, &file),
+        #[cfg(feature = "files")]
         "msh" => parse_gmsh(&read(path)?, &file),
         "node" => {
             let ele = path.with_extension("ele");

@@ -105,13 +105,20 @@ pub struct XpbiSettings {
 /// 15.8/23.8/29.3° with cells). The order of projection differs, so trajectories differ from
 /// `Cells` to the solver's convergence (static sag of elastic blocks: 2e-5 to 0.15 %),
 /// and are again bit-identical for any thread count.
+///
+/// With the `serde` feature written `"slabs"` or `"cells"` (scene files' `sweep`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum SweepOrder {
-    /// One task per grid cell, `colour_scheme` colours (the cell colouring).
-    Cells,
     /// One task per slab of cell layers, two colours.
     #[default]
     Slabs,
+    /// One task per grid cell, `colour_scheme` colours (the cell colouring).
+    Cells,
 }
 
 /// How the elastic energy of a particle is written as constraints.
@@ -157,7 +164,14 @@ pub enum ConstraintForm {
 /// `Σ_k (x_k − x_kⁿ) q_kᵀ = Δt ∇v_p` exactly as in XPBI Eq. 11 and the rest of the method
 /// (constraint, return mapping, F update, XSPH) is unchanged. It suits solids whose neighbours
 /// stay neighbours (elastic bodies, the convergence cantilever), not flows (sand, snow, fluids).
+///
+/// With the `serde` feature written `"current"` or `"reference"` (scene files' `kernel_frame`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum KernelFrame {
     /// XPBI: kernels, neighbours and `L_p` on xⁿ every step (updated Lagrangian).
     #[default]
@@ -190,6 +204,19 @@ impl XpbiSettings {
     /// Kernel support radius (m).
     pub fn support(&self) -> f64 {
         self.spacing * self.support_over_spacing
+    }
+
+    /// The CFL rule's travel `cfl · Δx` (m): the farthest a particle may move in one step, the
+    /// bound the core's step checks ([`ConstraintKind::max_substep`]).
+    pub fn cfl_travel(&self) -> f64 {
+        self.cfl * self.spacing
+    }
+
+    /// The CFL rule `h ≤ cfl · Δx / max|v|`: the largest step at the fastest speed `max_speed`
+    /// (the one place the rule is written; [`XpbiContinuum::cfl_bound`] and the GPU step's
+    /// pre-step check evaluate it).
+    pub fn cfl_step(&self, max_speed: f64) -> f64 {
+        self.cfl_travel() / max_speed
     }
 
     /// `map_err` of a neighbour grid of cells `cell` wide set by the setting `setting`
@@ -576,8 +603,7 @@ impl<const D: usize> XpbiContinuum<D> {
     /// step through [`ConstraintKind::max_substep`], and adaptive stepping stays below it).
     pub fn cfl_bound(&self, particles: &Particles<D>) -> (f64, Option<usize>, f64) {
         let (fastest, max_speed) = fastest_member(&self.members, particles);
-        let bound = self.settings.cfl * self.settings.spacing / max_speed;
-        (bound, fastest, max_speed)
+        (self.settings.cfl_step(max_speed), fastest, max_speed)
     }
 
     /// The per-step data the single-form projection kernel reads.
@@ -897,7 +923,7 @@ impl<const D: usize> ConstraintKind<D> for XpbiContinuum<D> {
     fn max_substep(&self, particles: &Particles<D>) -> Option<xpbd_core::constraint::SubstepBound> {
         let (_, particle, speed) = self.cfl_bound(particles);
         Some(xpbd_core::constraint::SubstepBound::travel(
-            self.settings.cfl * self.settings.spacing,
+            self.settings.cfl_travel(),
             speed,
             "XPBI CFL bound h (max |v| + |a| h) ≤ cfl · spacing",
             particle,

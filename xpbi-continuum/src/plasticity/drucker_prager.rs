@@ -174,6 +174,12 @@ impl KlarHardening {
         h3: 10.0,
     };
 
+    /// The interval `[min, max]` (degrees) a hardened friction angle φ(q) is clamped to when
+    /// the cone is evaluated ([`DruckerPrager::friction_angle_at`]), inside the admissible
+    /// (0°, 90°) of [`super::check_friction_angle`]; the GPU's return map is given the same
+    /// bounds (`xpbd_gpu::plasticity::GpuPlastic`).
+    pub const ANGLE_CLAMP: [f64; 2] = [1e-3, 89.999];
+
     /// Friction angle (degrees) at hardening state `q`.
     pub fn friction_angle(&self, q: f64) -> f64 {
         self.h0 + (self.h1 * q - self.h3) * (-self.h2 * q).exp()
@@ -334,7 +340,10 @@ impl DruckerPrager {
     pub fn friction_angle_at(&self, state: &PlasticState) -> f64 {
         match self.hardening {
             None => self.friction_angle,
-            Some(h) => h.friction_angle(state.hardening).clamp(1e-3, 89.999),
+            Some(h) => {
+                let [lo, hi] = KlarHardening::ANGLE_CLAMP;
+                h.friction_angle(state.hardening).clamp(lo, hi)
+            }
         }
     }
 

@@ -296,7 +296,18 @@ pub(crate) fn check_finite_nonneg(name: &'static str, value: f64) -> Result<(), 
     }
 }
 
-pub(crate) fn check_friction_angle(degrees: f64) -> Result<(), XpbiError> {
+/// The range check of a friction angle φ (degrees): finite and in the open interval
+/// (0°, 90°), else [`XpbiError::FrictionAngleOutOfRange`]. The one statement of the range:
+/// [`DruckerPrager::validate`] and [`Nacc::validate`] call it, and so do scene files' range
+/// checks (`xpbd_scene`, which name the field).
+///
+/// ```
+/// use xpbi_continuum::plasticity::check_friction_angle;
+/// assert!(check_friction_angle(30.0).is_ok());
+/// assert!(check_friction_angle(90.0).is_err() && check_friction_angle(0.0).is_err());
+/// assert!(check_friction_angle(f64::NAN).is_err());
+/// ```
+pub fn check_friction_angle(degrees: f64) -> Result<(), XpbiError> {
     if degrees.is_finite() && degrees > 0.0 && degrees < 90.0 {
         Ok(())
     } else {

@@ -19,11 +19,12 @@ use super::{ConstraintKind, check_stencil};
 use crate::schedule::{Colouring, Schedule};
 use crate::{BuildError, Particles, Vector};
 
+mod diagnostics;
 mod kernel;
+mod sweep;
 mod sync;
 
 pub use kernel::FusedBlock;
-use kernel::{project_local, project_shared, run_tasks};
 pub use sync::DisjointSlice;
 pub(crate) use sync::SpinBarrier;
 
@@ -435,30 +436,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         w: &[f64],
         ctx: &SubstepContext,
     ) {
-        self.ensure_scratch();
-        let shared = DisjointSlice::new(x);
-        let lambdas = DisjointSlice::new(&mut self.lambda);
-        let mut scratch = self.scratch[0].lock().expect("scratch lock");
-        let inv_h2 = 1.0 / (ctx.h * ctx.h);
-        // SAFETY: single thread; stencils were range-checked when the block was added.
-        unsafe {
-            let mut run = 0..self.kind.len();
-            while let Some(c) = self
-                .kind
-                .project_closed_form_run(&mut run, false, shared, w, lambdas, inv_h2)
-            {
-                project_shared(
-                    &self.kind,
-                    c,
-                    shared,
-                    x_prev,
-                    w,
-                    lambdas,
-                    ctx.h,
-                    &mut scratch,
-                );
-            }
-        }
+        sweep::gauss_seidel(self, x, x_prev, w, ctx)
     }
 
     fn solve_coloured(
@@ -469,61 +447,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         ctx: &SubstepContext,
         parallel: bool,
     ) {
-        self.ensure_scratch();
-        let Self {
-            kind,
-            lambda,
-            schedule,
-            scratch,
-            ..
-        } = self;
-        let schedule = kind.own_schedule().unwrap_or(schedule);
-        let xs = DisjointSlice::new(x);
-        let lambdas = DisjointSlice::new(lambda);
-        let run = |tasks: &[std::ops::Range<u32>], scratch: &mut Vec<Vector<D>>| {
-            // SAFETY: `tasks` is a share of one colour's tasks and the other threads work on
-            // other shares of the same colour (Schedule invariant: disjoint particles and
-            // constraints); x_prev is not written during the sweep.
-            unsafe {
-                run_tasks(
-                    kind, schedule, tasks, xs, x_prev, w, lambdas, ctx.h, scratch,
-                )
-            }
-        };
-        if parallel && ctx.dedicated_pool && rayon::current_num_threads() > 1 {
-            // One broadcast per sweep: thread t runs the t-th of T contiguous slices of each
-            // colour's tasks (`Schedule::share`: equal constraint counts, not equal task
-            // counts) and waits at a spinning barrier between colours (one
-            // synchronisation per colour, a few hundred nanoseconds, instead of a fork-join
-            // through rayon's queues). Tasks are in particle order (see `Schedule::greedy`), so
-            // a thread works on the same region of the mesh in every colour and its particles
-            // stay in its core's cache; with tasks dealt round-robin, every task boundary
-            // moved a row of particles between the cores at each colour. Only in a pool the
-            // simulation owns: every thread of it is free to join the broadcast.
-            let barrier = SpinBarrier::new(rayon::current_num_threads());
-            rayon::broadcast(|b| {
-                let (t, n_threads) = (b.index(), b.num_threads());
-                let mut s = scratch[t + 1].lock().expect("scratch lock");
-                // An empty colour needs no barrier (every thread skips the same ones).
-                for colour in schedule.colours.iter().filter(|c| !c.is_empty()) {
-                    run(Schedule::share(colour, t, n_threads), &mut s);
-                    barrier.wait();
-                }
-            });
-        } else if parallel && rayon::current_num_threads() > 1 {
-            for colour in &schedule.colours {
-                colour.par_iter().for_each(|task| {
-                    let slot = rayon::current_thread_index().map_or(0, |i| i + 1);
-                    let mut s = scratch[slot].lock().expect("scratch lock");
-                    run(std::slice::from_ref(task), &mut s);
-                });
-            }
-        } else {
-            let mut s = scratch[0].lock().expect("scratch lock");
-            for colour in &schedule.colours {
-                run(colour, &mut s);
-            }
-        }
+        sweep::coloured(self, x, x_prev, w, ctx, parallel)
     }
 
     fn jacobi_compute(
@@ -535,104 +459,11 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         relax: JacobiRelaxation<'_>,
         parallel: bool,
     ) {
-        self.ensure_scratch();
-        let Self {
-            kind,
-            lambda,
-            slot_offsets,
-            corrections,
-            scratch,
-            ..
-        } = self;
-        let slots = *slot_offsets.last().unwrap_or(&0) as usize;
-        if corrections.len() != slots {
-            corrections.resize(slots, Vector::<D>::zeros());
-        }
-        let corr = DisjointSlice::new(corrections);
-        // A paired kind's partners 2e, 2e + 1 fall in one chunk (JACOBI_CHUNK is even).
-        let chunk_job = |chunk: usize, lchunk: &mut [f64], scratch: &mut Vec<Vector<D>>| {
-            for k in 0..lchunk.len() {
-                let c = chunk * JACOBI_CHUNK + k;
-                let idx = kind.stencil(c);
-                let n = idx.len();
-                if scratch.len() < 2 * n {
-                    scratch.resize(2 * n, Vector::<D>::zeros());
-                }
-                let (xs, grad) = scratch.split_at_mut(n);
-                for kk in 0..n {
-                    xs[kk] = x[idx[kk] as usize];
-                }
-                let changed = if K::PAIRED {
-                    if c.is_multiple_of(2) {
-                        let mut l = [lchunk[k], lchunk[k + 1]];
-                        let changed = kind.project_pair(
-                            c,
-                            idx,
-                            xs,
-                            x_prev,
-                            w,
-                            &mut l,
-                            ctx.h,
-                            relax.factor(idx, w),
-                        );
-                        [lchunk[k], lchunk[k + 1]] = l;
-                        changed
-                    } else {
-                        false
-                    }
-                } else {
-                    project_local(
-                        kind,
-                        c,
-                        idx,
-                        xs,
-                        &mut grad[..n],
-                        x_prev,
-                        w,
-                        &mut lchunk[k],
-                        ctx.h,
-                        relax,
-                    )
-                };
-                let base = slot_offsets[c] as usize;
-                for kk in 0..n {
-                    let d = if changed {
-                        xs[kk] - x[idx[kk] as usize]
-                    } else {
-                        Vector::<D>::zeros()
-                    };
-                    // SAFETY: slot ranges of different constraints are disjoint.
-                    unsafe { corr.set(base + kk, d) };
-                }
-            }
-        };
-        if parallel && rayon::current_num_threads() > 1 {
-            lambda
-                .par_chunks_mut(JACOBI_CHUNK)
-                .enumerate()
-                .for_each(|(chunk, lchunk)| {
-                    let slot = rayon::current_thread_index().map_or(0, |i| i + 1);
-                    let mut s = scratch[slot].lock().expect("scratch lock");
-                    chunk_job(chunk, lchunk, &mut s);
-                });
-        } else {
-            let mut s = scratch[0].lock().expect("scratch lock");
-            for (chunk, lchunk) in lambda.chunks_mut(JACOBI_CHUNK).enumerate() {
-                chunk_job(chunk, lchunk, &mut s);
-            }
-        }
+        sweep::jacobi_compute(self, x, x_prev, w, ctx, relax, parallel)
     }
 
     fn jacobi_scatter(&self, w: &[f64], dx: &mut [Vector<D>]) {
-        for c in 0..self.kind.len() {
-            let base = self.slot_offsets[c] as usize;
-            for (k, &p) in self.kind.stencil(c).iter().enumerate() {
-                let p = p as usize;
-                if w[p] > 0.0 {
-                    dx[p] += self.corrections[base + k];
-                }
-            }
-        }
+        sweep::jacobi_scatter(self, w, dx)
     }
 
     fn count_incidence(&self, count: &mut [u32]) {
@@ -644,30 +475,11 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
     }
 
     fn residual_squared(&self, x: &[Vector<D>], ctx: &SubstepContext) -> f64 {
-        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
-        let (xs, grad) = &mut *guard;
-        let mut sum = 0.0;
-        for c in 0..self.kind.len() {
-            let value = eval_at(&self.kind, c, x, xs, grad);
-            let lambda = self.lambda.get(c).copied().unwrap_or(0.0);
-            if self.kind.unilateral() && value >= 0.0 && lambda <= 0.0 {
-                continue;
-            }
-            let r = value + self.kind.compliance(c) / (ctx.h * ctx.h) * lambda;
-            sum += r * r;
-        }
-        sum
+        diagnostics::residual_squared(self, x, ctx)
     }
 
     fn multiplier_energy(&self, h: f64) -> f64 {
-        let h4 = (h * h) * (h * h);
-        let n = self.kind.len().min(self.lambda.len());
-        (0..n)
-            .map(|c| {
-                let lambda = self.lambda[c];
-                0.5 * self.kind.compliance(c) * lambda * lambda / h4
-            })
-            .sum()
+        diagnostics::multiplier_energy(self, h)
     }
 
     fn driven_work(&self, particles: &Particles<D>, h: f64) -> f64 {
@@ -675,82 +487,19 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
     }
 
     fn elastic_energy(&self, x: &[Vector<D>]) -> f64 {
-        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
-        let (xs, grad) = &mut *guard;
-        let mut sum = 0.0;
-        for c in 0..self.kind.len() {
-            let alpha = self.kind.compliance(c);
-            if alpha > 0.0 {
-                let value = eval_at(&self.kind, c, x, xs, grad);
-                if self.kind.unilateral() && value >= 0.0 {
-                    continue;
-                }
-                sum += value * value / (2.0 * alpha);
-            }
-        }
-        sum
+        diagnostics::elastic_energy(self, x)
     }
 
     fn most_strained(&self, x: &[Vector<D>]) -> Option<(usize, f64, f64)> {
-        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
-        let (xs, grad) = &mut *guard;
-        let mut worst: Option<(usize, f64, f64)> = None;
-        for c in 0..self.kind.len() {
-            let value = eval_at(&self.kind, c, x, xs, grad);
-            // Kinds without a strain measure answer None for every constraint.
-            let s = self.kind.relative_strain(c, value)?.abs();
-            let s = if s.is_nan() { f64::INFINITY } else { s };
-            if worst.is_none_or(|(_, w, _)| s > w) {
-                worst = Some((c, s, value));
-            }
-        }
-        worst
+        diagnostics::most_strained(self, x)
     }
 
     fn worst_constraint(&self, x: &[Vector<D>], particle: Option<usize>) -> Option<(usize, f64)> {
-        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
-        let (xs, grad) = &mut *guard;
-        let mut best: Option<(usize, f64)> = None;
-        for c in 0..self.kind.len() {
-            if let Some(p) = particle
-                && !self.kind.stencil(c).contains(&(p as u32))
-            {
-                continue;
-            }
-            let value = eval_at(&self.kind, c, x, xs, grad);
-            let score = if value.is_finite() {
-                value.abs()
-            } else {
-                f64::INFINITY
-            };
-            if best.is_none_or(|(_, b)| {
-                score
-                    > if b.is_finite() {
-                        b.abs()
-                    } else {
-                        f64::INFINITY
-                    }
-            }) {
-                best = Some((c, value));
-            }
-        }
-        best
+        diagnostics::worst_constraint(self, x, particle)
     }
 
     fn add_constraint_forces(&self, x: &[Vector<D>], h: f64, forces: &mut [Vector<D>]) {
-        let mut guard = self.diagnostic_scratch.lock().expect("diagnostic scratch");
-        let (xs, grad) = &mut *guard;
-        let scale = 1.0 / (h * h);
-        for c in 0..self.kind.len().min(self.lambda.len()) {
-            let lambda = self.lambda[c];
-            if lambda == 0.0 {
-                continue;
-            }
-            eval_at(&self.kind, c, x, xs, grad);
-            for (k, &p) in self.kind.stencil(c).iter().enumerate() {
-                forces[p as usize] += grad[k] * (lambda * scale);
-            }
-        }
+        diagnostics::add_constraint_forces(self, x, h, forces)
     }
 
     fn multipliers(&self) -> &[f64] {
@@ -803,20 +552,4 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
         self.lambda.extend_from_slice(lambda);
         Ok(())
     }
-}
-
-/// Evaluates constraint `c` at the global positions `x` (diagnostics; allocates on first use).
-pub(crate) fn eval_at<K: ConstraintKind<D>, const D: usize>(
-    kind: &K,
-    c: usize,
-    x: &[Vector<D>],
-    xs: &mut Vec<Vector<D>>,
-    grad: &mut Vec<Vector<D>>,
-) -> f64 {
-    let idx = kind.stencil(c);
-    xs.clear();
-    xs.extend(idx.iter().map(|&p| x[p as usize]));
-    grad.clear();
-    grad.resize(idx.len(), Vector::<D>::zeros());
-    kind.evaluate(c, xs, grad)
 }
