@@ -578,7 +578,8 @@ pub fn storage_buffer_sizes(p: &PackedScene, substeps: usize) -> [(&'static str,
 ///
 /// ```
 /// use xpbd_core::builders::ClothGrid;
-/// use xpbd_gpu::{GpuError, Scene, SceneBlock, layout::{check_limits, pack}};
+/// use xpbd_gpu::GpuError;
+/// use xpbd_gpu::testing::{Scene, SceneBlock, check_limits, pack};
 /// let cloth = ClothGrid::<3> { nx: 8, ny: 8, ..ClothGrid::default() }.build().unwrap();
 /// let scene = Scene::new(cloth.particles, Default::default()).with_block(SceneBlock::Distance(cloth.stretch));
 /// let packed = pack(&scene).unwrap();

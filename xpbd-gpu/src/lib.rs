@@ -12,7 +12,8 @@
 //! ```
 //! use std::sync::Arc;
 //! use xpbd_core::builders::ClothGrid;
-//! use xpbd_gpu::{Scene, SceneBlock, StepBackend, context_for_test};
+//! use xpbd_gpu::context_for_test;
+//! use xpbd_gpu::testing::{Scene, SceneBlock, StepBackend};
 //! let cloth = ClothGrid::<3> { nx: 4, ny: 4, pinned: vec![(0, 3), (3, 3)], ..ClothGrid::default() }
 //!     .build().unwrap();
 //! let scene = Scene::new(cloth.particles, Default::default())
