@@ -7,7 +7,7 @@ use bytemuck::{Pod, Zeroable};
 use nalgebra::{Matrix3, Vector3};
 use wgpu::util::DeviceExt;
 
-use xpbi_continuum::plasticity::{FrictionCone, KlarHardening, PlasticModel};
+use xpbi_continuum::plasticity::{FrictionCone, PlasticModel};
 
 use crate::{GpuContext, GpuError};
 
@@ -35,7 +35,7 @@ pub struct GpuPlastic {
     viscosity: f32,
     exponent: f32,
     cone: u32,
-    /// [`KlarHardening::ANGLE_CLAMP`]: the interval a hardened friction angle is clamped to.
+    /// [`FrictionCone::angle_clamp`]: the interval a hardened friction angle is clamped to.
     angle_clamp: [f32; 2],
     pad: [u32; 3],
 }
@@ -60,13 +60,14 @@ impl GpuPlastic {
                 p.cone = match m.cone {
                     FrictionCone::ShearFlow => 0,
                     FrictionCone::TriaxialCompression => 1,
+                    FrictionCone::MohrCoulomb => 2,
                 };
                 // α in f64, the library's own (3D); none with hardening (α(φ(q)) per particle).
                 p.alpha = m.constant_alpha::<3>().unwrap_or(0.0) as f32;
                 if let Some(h) = m.hardening {
                     p.klar = 1;
                     p.h = [h.h0, h.h1, h.h2, h.h3].map(|v| v as f32);
-                    p.angle_clamp = KlarHardening::ANGLE_CLAMP.map(|v| v as f32);
+                    p.angle_clamp = m.cone.angle_clamp().map(|v| v as f32);
                 }
             }
             PlasticModel::Nacc(m) => {

@@ -88,6 +88,24 @@ fn gpu_return_mappings_match_xpbi_continuum() {
                 inertial: None,
             }),
         ),
+        (
+            "Mohr-Coulomb pyramid",
+            PlasticModel::DruckerPrager(DruckerPrager {
+                cone: FrictionCone::MohrCoulomb,
+                ..DruckerPrager::sand(32.0)
+            }),
+        ),
+        (
+            "Mohr-Coulomb pyramid Klar cohesion volume",
+            PlasticModel::DruckerPrager(DruckerPrager {
+                friction_angle: 30.0,
+                hardening: Some(klar),
+                cohesion: 0.01,
+                volume_correction: true,
+                cone: FrictionCone::MohrCoulomb,
+                inertial: None,
+            }),
+        ),
         ("elastic", PlasticModel::Elastic),
     ];
     let items = samples();

@@ -96,8 +96,10 @@
 //! # plasticity = { von_mises = { yield_stress = 76.9, hardening_modulus = 0.0 } }
 //! # plasticity = { drucker_prager = { friction_angle = 30.0, cohesion = 0.0,
 //! #                volume_correction = false, hardening = [35.0, 9.0, 0.2, 10.0] } }
-//! #   (friction_angle: tan φ is the friction of a flowing layer, so slopes stand up to φ;
-//! #    cone = "triaxial_compression" reads it as Klár et al.'s Mohr–Coulomb compression angle)
+//! #   (friction_angle: tan φ is the friction of a flowing layer, so slopes stand up to φ, on
+//! #    Mohr–Coulomb's pyramid, φ < 45°; cone = "shear_flow" reads it on the Drucker–Prager
+//! #    cone that agrees in plane shear, cone = "triaxial_compression" as Klár et al.'s
+//! #    Mohr–Coulomb compression angle)
 //! # plasticity = { drucker_prager = { friction_angle = 32.0, mu_i = { dynamic_angle = 45.0,
 //! #                i0 = 0.279, grain_diameter = 5e-4, grain_density = 2650.0 } } }
 //! #   (the μ(I) rheology: friction grows with the inertial number; CPU only, the GPU refuses it)

@@ -9,7 +9,8 @@
 //!   [ITERATIONS] [INLET_HEIGHT] [DT] [IN_LOOP 0/1]`;
 //! * `… -- repose3 PHI [DX] [VOLUME] [SPEED] [INLET_RADIUS] [DT] [SETTLE] [ITERATIONS] [THREADS]
 //!   [INLET_HEIGHT]`: a 3D pour ([`ReposeConfig::fine_3d`] unless overridden; with
-//!   `REPOSE_QUARTER=1` one quarter against two symmetry walls, [`ReposeConfig::quarter`]);
+//!   `REPOSE_QUARTER=1` one quarter against two symmetry walls, [`ReposeConfig::quarter`]; with
+//!   `REPOSE_CONE=mohr_coulomb` on that yield surface, `FrictionCone::from_name`);
 //! * `… -- heap PHI THETA0 …`: a triangular heap released at rest (arguments in the code);
 //! * `… -- sand3d N SECONDS R`: the report's 3D sand column at correction radius `R`Δx.
 //!
@@ -20,6 +21,7 @@ use std::time::Instant;
 
 use nalgebra::Vector2;
 use xpbi_continuum::Material;
+use xpbi_continuum::plasticity::FrictionCone;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 use xpbi_continuum::xsph::Xsph;
 use xpbi_validation::repose::{
@@ -207,6 +209,9 @@ fn repose3(args: &Args, start: Instant) {
     c.threads = args.num(10, 1.0) as usize;
     c.inlet_height = args.num(11, c.inlet_height);
     c.quarter = std::env::var_os("REPOSE_QUARTER").is_some();
+    if let Ok(name) = std::env::var("REPOSE_CONE") {
+        c.cone = FrictionCone::from_name(&name).expect("REPOSE_CONE: a FrictionCone name");
+    }
     let r = run_angle_of_repose::<3>(&c).expect("repose run");
     println!(
         "phi={} dx={} vol={} v={} a={} h={} dt={} settle={} it={} slope={:.2} height={:.4} half_width={:.4} n={} steps={} wall={:.1}",

@@ -3,7 +3,7 @@
 
 use nalgebra::{Vector2, Vector3};
 use xpbi_continuum::material::Material;
-use xpbi_continuum::plasticity::{FrictionCone, PlasticModel};
+use xpbi_continuum::plasticity::PlasticModel;
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 use xpbi_validation::observables::{PileObservables, pile_observables};
 use xpbi_validation::repose::{ReposeConfig, run_angle_of_repose};
@@ -107,25 +107,23 @@ fn angle_of_repose_2d() {
     assert!(slopes[0] < slopes[1] && slopes[1] < slopes[2], "{slopes:?}");
 }
 
-/// Angle of repose in 3D (`ReposeConfig::quarter_3d`: the library's sand on Klár's
-/// triaxial-compression cone; one quarter of the heap, 4576 particles, against two frictionless
+/// Angle of repose in 3D (`ReposeConfig::quarter_3d`: the library's sand, on its default
+/// Mohr–Coulomb pyramid; one quarter of the heap, 4576 particles, against two frictionless
 /// symmetry walls, poured at 0.1 m/s through a 4 cm inlet 0.1 m above a rough plate, Δx = 5 mm,
-/// Δt = 2.5e-4 s, 1 s of settling; slope from the heap's height map). Measured: 18.6°, 27.2°,
-/// 39.7° for φ = 20°, 30°, 40° (heaps 10–17 particles tall; 20 min on 2 cores). Asserted: the slopes increase
-/// with φ and lie within 5° of it. On the default shear-flow cone the same heaps stand at 13.9°,
-/// 23.7°, 32.7° (`cargo xtask report --only repose`, which flags them): one Drucker–Prager cone
-/// matches a Mohr–Coulomb φ at one Lode angle only (`xpbi_validation::repose` module docs). (The whole heap at Δx = 2.5 mm, `ReposeConfig::fine_3d`, is only 7–12 particles
-/// tall: 8.4°, 20.4°, 29.5°, too coarse to judge.)
+/// Δt = 2.5e-4 s, 1 s of settling; slope from the heap's height map). Measured: 15.1°, 25.6°,
+/// 38.6° for φ = 20°, 30°, 40° (heaps 10–17 particles tall; 20 min on 2 cores). Asserted: the
+/// slopes increase with φ and lie within 5° of it. On the shear-flow cone the same heaps stand
+/// at 13.9°, 23.7°, 32.7°, on Klár's triaxial-compression cone at 18.6°, 27.2°, 39.7°: one
+/// Drucker–Prager cone matches a friction at one Lode angle only (`xpbi_validation::repose`
+/// module docs). (The whole heap at Δx = 2.5 mm, `ReposeConfig::fine_3d`, is only 7–12
+/// particles tall: 8.4°, 20.4°, 29.5°, too coarse to judge.)
 #[test]
 #[ignore = "≈20 min on 2 cores (three 12-min runs); run with `cargo test --release -p xpbi-continuum --test heavy -- --ignored --nocapture angle_of_repose_3d`"]
 fn angle_of_repose_3d() {
     let slopes: Vec<f64> = std::thread::scope(|s| {
         let runs: Vec<_> = [20.0, 30.0, 40.0]
             .map(|phi| {
-                let c = ReposeConfig {
-                    cone: FrictionCone::TriaxialCompression,
-                    ..ReposeConfig::quarter_3d(phi)
-                };
+                let c = ReposeConfig::quarter_3d(phi);
                 s.spawn(move || run_angle_of_repose::<3>(&c))
             })
             .into_iter()

@@ -102,6 +102,64 @@ proptest! {
         assert_idempotent(&model, &f, &state);
     }
 
+    /// The Mohr–Coulomb pyramid, checked on the principal Kirchhoff stresses: after the return
+    /// max over planes of `(τ₁ − τ₃) + tan φ (τ₁ + τ₃) ≤ 0`, = 0 when it yielded; trace kept;
+    /// the principal order kept; idempotent; and the intermediate stress moves no yield: the
+    /// same τ₁, τ₃ with another τ₂ between them yields alike.
+    #[test]
+    fn mohr_coulomb_projects_onto_pyramid(seed in any::<u64>(), phi in 5.0f64..69.0) {
+        let mut rng = Rng(seed);
+        let f = random_f::<3>(&mut rng, 0.85, 1.1);
+        let mc = PlasticModel::DruckerPrager(DruckerPrager {
+            cone: FrictionCone::MohrCoulomb,
+            ..DruckerPrager::sand(phi)
+        });
+        let mu_f = phi.to_radians().tan();
+        let pyramid = |t: &Vector3<f64>| {
+            let (hi, lo) = (t.max(), t.min());
+            (hi - lo) + mu_f * (hi + lo)
+        };
+        let eps = strain_of(&f);
+        let (e_new, _) = mc.project_strain(&eps, &PlasticState::default(), &LAME, DT);
+        let (t_tr, t_new) = (tau(&eps), tau(&e_new));
+        let scale = t_tr.norm();
+        if eps.sum() >= 0.0 {
+            prop_assert!(e_new.norm() < 1e-15);
+        } else {
+            prop_assert!((e_new.sum() - eps.sum()).abs() < 1e-12);
+            prop_assert!(pyramid(&t_new) < 1e-10 * scale);
+            if pyramid(&t_tr) > 0.0 {
+                prop_assert!(pyramid(&t_new).abs() < 1e-10 * scale);
+            } else {
+                prop_assert_eq!(e_new, eps);
+            }
+            for i in 0..3 {
+                for j in 0..3 {
+                    if eps[i] > eps[j] + 1e-12 {
+                        prop_assert!(e_new[i] >= e_new[j] - 1e-12, "order {:?} -> {:?}", eps, e_new);
+                    }
+                }
+            }
+            // Another τ₂ between the same τ₁ and τ₃: the same yield value (f/4μ).
+            let (hi, lo) = (t_tr.max(), t_tr.min());
+            let moved = Vector3::new(hi, lo + 0.3 * (hi - lo), lo);
+            let strain = |t: &Vector3<f64>| {
+                let k = LAME.lambda / (3.0 * LAME.lambda + 2.0 * LAME.mu);
+                (t - Vector3::repeat(k * t.sum())) / (2.0 * LAME.mu)
+            };
+            let e_moved = strain(&moved);
+            prop_assert!((tau(&e_moved) - moved).norm() < 1e-9 * scale);
+            if e_moved.sum() < 0.0 {
+                let st = PlasticState::default();
+                let m_a = mc.yield_margin(&eps, &st, &LAME).unwrap();
+                let m_b = mc.yield_margin(&e_moved, &st, &LAME).unwrap();
+                prop_assert!((m_a - m_b).abs() < 1e-12, "{} vs {}", m_a, m_b);
+                prop_assert!((m_a - pyramid(&t_tr) / (4.0 * LAME.mu)).abs() < 1e-12);
+            }
+        }
+        assert_idempotent(&mc, &f, &PlasticState::default());
+    }
+
     /// NACC: after projection y(p, q) ≤ 0; tips land exactly on p₀ / −βp₀ with q = 0; off the tips
     /// the trace is kept and the point lies on the ellipse; idempotent.
     #[test]
@@ -246,6 +304,28 @@ fn drucker_prager_klar_hardening() {
 }
 
 /// 2D works through the same code (D generic): von Mises radius in 2D.
+/// In 2D the pyramid is the shear-flow cone: the same projection, bit for bit.
+#[test]
+fn mohr_coulomb_in_2d_is_the_shear_flow_cone() {
+    let mut rng = Rng(7);
+    let cone = |c| {
+        PlasticModel::DruckerPrager(DruckerPrager {
+            cone: c,
+            ..DruckerPrager::sand(32.0)
+        })
+    };
+    let mut yielded = 0;
+    for _ in 0..200 {
+        let eps = principal(&random_f::<2>(&mut rng, 0.8, 1.2)).eps;
+        let st = PlasticState::default();
+        let a = cone(FrictionCone::ShearFlow).project_strain(&eps, &st, &LAME, DT);
+        let b = cone(FrictionCone::MohrCoulomb).project_strain(&eps, &st, &LAME, DT);
+        assert_eq!(a, b);
+        yielded += usize::from(a.0 != eps);
+    }
+    assert!(yielded > 20, "{yielded}");
+}
+
 #[test]
 fn von_mises_2d() {
     let vm = PlasticModel::VonMises(VonMises {

@@ -9,7 +9,9 @@ mod common;
 use common::Rng;
 use nalgebra::{SVector, Vector2};
 use xpbi_continuum::Material;
-use xpbi_continuum::plasticity::{Lame, Nacc, PlasticModel, PlasticState, deviatoric};
+use xpbi_continuum::plasticity::{
+    FrictionCone, Lame, Nacc, PlasticModel, PlasticState, deviatoric,
+};
 use xpbi_continuum::scene::{ContinuumScene, SceneOptions, lattice_box};
 
 /// Yield function of `model` at strain `eps` with the (frozen) state `state`, ≤ 0 inside,
@@ -32,6 +34,13 @@ fn yield_value<const D: usize>(
         PlasticModel::DruckerPrager(dp) => {
             assert!(!dp.volume_correction);
             let eps_s = eps - SVector::<f64, D>::repeat(dp.cohesion);
+            if D == 3 && dp.cone == FrictionCone::MohrCoulomb {
+                // (τ₁ − τ₃) + tan φ(q) (τ₁ + τ₃) ≤ 0 on the principal Kirchhoff stresses.
+                let tau = eps_s * (2.0 * lame.mu) + SVector::repeat(lame.lambda * eps_s.sum());
+                let mu_f = dp.friction_angle_at(state).to_radians().tan();
+                return ((tau.max() - tau.min()) + mu_f * (tau.max() + tau.min()))
+                    / (2.0 * lame.mu);
+            }
             let alpha = dp.alpha::<D>(state);
             deviatoric(&eps_s).norm()
                 + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * alpha * eps_s.sum()

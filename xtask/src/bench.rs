@@ -65,10 +65,10 @@ pub enum BenchCommand {
         /// Solver iterations per step.
         #[arg(long, default_value_t = 10)]
         iterations: usize,
-        /// shear_flow | triaxial_compression: which friction the 30° is (the library's
-        /// default, tan φ = |τ|/p in shear flow, or Klár's triaxial-compression cone), for A/B
-        /// timing of the two models.
-        #[arg(long, default_value = "shear_flow")]
+        /// mohr_coulomb | shear_flow | triaxial_compression: the yield surface the 30° is read
+        /// on (the library's default Mohr–Coulomb pyramid, the shear-flow cone, or Klár's
+        /// triaxial-compression cone), for A/B timing of the models.
+        #[arg(long, default_value = "mohr_coulomb")]
         cone: String,
     },
     /// The dam break: a water column a × a × 2a (a = 0.1 m, position-based fluid, ρ₀ = 1000
@@ -169,7 +169,8 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
                 other => bail!("unknown --sweep {other:?}: use cells or slabs"),
             };
             config.cone = FrictionCone::from_name(&cone).with_context(|| {
-                format!("unknown --cone {cone:?}: use shear_flow or triaxial_compression")
+                let names: Vec<_> = FrictionCone::ALL.iter().map(|c| c.name()).collect();
+                format!("unknown --cone {cone:?}: use {}", names.join(" | "))
             })?;
             let report = xpbi_validation::sand_column::run_sand_column_3d(&config)?;
             println!("{}", report.to_json());

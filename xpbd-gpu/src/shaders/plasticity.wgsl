@@ -55,7 +55,8 @@ struct Plastic {
     // Herschel–Bulkley: η (yield stress in `yield_stress`) and exponent h.
     viscosity: f32,
     exponent: f32,
-    // Drucker–Prager cone: 0 = shear flow (α = √2 tan φ / 3), 1 = triaxial compression (Klár).
+    // Drucker–Prager surface: 0 = shear-flow cone (α = √2 tan φ / 3), 1 = triaxial-compression
+    // cone (Klár), 2 = Mohr–Coulomb pyramid with the shear-flow friction tan φ = 3α/√2.
     cone: u32,
     // Klár's hardened φ(q) is clamped to [angle_min, angle_max] (degrees).
     angle_min: f32,
@@ -103,7 +104,7 @@ fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic, dt: f32) -> Retu
             let phi_q = m.h0 + (m.h1 * state.x - m.h3) * exp(-m.h2 * state.x);
             let phi = clamp(phi_q, m.angle_min, m.angle_max);
             alpha = sqrt(2.0) * tan(radians(phi)) / 3.0;
-            if m.cone != 0u {
+            if m.cone == 1u {
                 let s = sin(radians(phi));
                 alpha = sqrt(2.0 / 3.0) * 2.0 * s / (3.0 - s);
             }
@@ -112,6 +113,14 @@ fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic, dt: f32) -> Retu
         if trace >= 0.0 {
             out.state.x = state.x + length(eps_s);
             e = shift;
+        } else if m.cone == 2u {
+            let p = project_pyramid(eps_s, 3.0 * alpha / sqrt(2.0), m.lambda / m.mu);
+            if p.w == 0.0 {
+                changed = false;
+            } else {
+                out.state.x = state.x + length(eps_s - p.xyz);
+                e = p.xyz + shift;
+            }
         } else {
             let dg = dev_norm + (3.0 * m.lambda + 2.0 * m.mu) / (2.0 * m.mu) * trace * alpha;
             if dg <= 0.0 || dev_norm == 0.0 {
@@ -140,6 +149,49 @@ fn project_strain(eps: vec3<f32>, state: vec2<f32>, m: Plastic, dt: f32) -> Retu
     }
     out.fe = mat3x3<f32>(vec3<f32>(e.x, 0.0, 0.0), vec3<f32>(0.0, e.y, 0.0), vec3<f32>(0.0, 0.0, e.z));
     return out;
+}
+
+// Mohr–Coulomb pyramid (xpbi_continuum's plasticity::mohr_coulomb): (ε_a − ε_c) + μ_f((λ/μ) tr ε
+// + ε_a + ε_c) ≤ 0 for ε_a ≥ ε_b ≥ ε_c and tr ε < 0, zero dilatancy; the face return or one of
+// its two edges. xyz = ε_new, w = 1 when it yielded, 0 inside.
+fn project_pyramid(eps: vec3<f32>, mu_f: f32, lm: f32) -> vec4<f32> {
+    var e = array<f32, 3>(eps.x, eps.y, eps.z);
+    var ia = 0u;
+    var ic = 0u;
+    for (var i = 1u; i < 3u; i++) {
+        if e[i] > e[ia] {
+            ia = i;
+        }
+        if e[i] <= e[ic] {
+            ic = i;
+        }
+    }
+    if ia == ic {
+        return vec4<f32>(eps, 0.0);
+    }
+    let ib = 3u - ia - ic;
+    let tr = e[0] + e[1] + e[2];
+    let g = (e[ia] - e[ic]) + mu_f * (lm * tr + e[ia] + e[ic]);
+    if g <= 0.0 {
+        return vec4<f32>(eps, 0.0);
+    }
+    let ea = e[ia] - 0.5 * g;
+    let ec = e[ic] + 0.5 * g;
+    if ea < e[ib] {
+        let m = tr * (1.0 - mu_f * (lm + 1.0)) / (3.0 - mu_f);
+        e[ia] = m;
+        e[ib] = m;
+        e[ic] = tr - 2.0 * m;
+    } else if ec > e[ib] {
+        let m = tr * (1.0 + mu_f * (lm + 1.0)) / (3.0 + mu_f);
+        e[ib] = m;
+        e[ic] = m;
+        e[ia] = tr - 2.0 * m;
+    } else {
+        e[ia] = ea;
+        e[ic] = ec;
+    }
+    return vec4<f32>(e[0], e[1], e[2], 1.0);
 }
 
 // NACC projection: xyz = ε_new, w = new hardening α.

@@ -5,8 +5,8 @@
 //!
 //! **What the friction angle means** ([`FrictionCone`]). The cone `α tr τ + ‖dev τ‖ ≤ 0`
 //! (zero dilatancy, flow coaxial with the stress) shears steadily, in simple shear with equal
-//! normal stresses −p, at `|τ_xz|/p = d α/√2` (`‖dev τ‖ = √2|τ_xz|`, `tr τ = −d p`). By
-//! default φ is the angle of that friction, μ = tan φ = |τ|/p, as granular rheology defines it
+//! normal stresses −p, at `|τ_xz|/p = d α/√2` (`‖dev τ‖ = √2|τ_xz|`, `tr τ = −d p`). φ is
+//! the angle of that friction, μ = tan φ = |τ|/p, as granular rheology defines it
 //! (GDR MiDi 2004; Jop, Forterre & Pouliquen 2006: a layer on a slope flows above atan μ and
 //! stops below it): `α = √2 tan φ / d`, the same flowing friction in 2D and 3D. Klár et al.'s
 //! `α = √(2/3) · 2 sin φ/(3 − sin φ)` matches Mohr–Coulomb in triaxial compression instead and
@@ -15,8 +15,17 @@
 //! section): with Klár's cone planar deposits run out 20–26 % beyond the laboratory law and
 //! axisymmetric ones fall short of it; with the shear-flow cone both land near it.
 //!
+//! **A cone is right at one Lode angle only, so the default is a pyramid.** The shear-flow cone
+//! gives tan φ when the intermediate principal stress is the mean of the other two (plane
+//! shear: a channel, a 2D heap); on a conical heap's flank it is not, and 3D heaps stood 6–7°
+//! below φ (13.9°, 23.7°, 32.7° for φ = 20°, 30°, 40°). Mohr–Coulomb's pyramid
+//! ([`FrictionCone::MohrCoulomb`], the default; module `mohr_coulomb`) does not see the
+//! intermediate stress, so its layers flow at φ in every state of shear: the same quarter heaps
+//! stand at 15.1°, 25.6°, 38.6° (`xpbi_validation::repose`). In 2D it is the shear-flow cone,
+//! so every 2D result (the planar collapses above) is unchanged.
+//!
 //! ```text
-//! α_DP = √2 tan φ / d   (FrictionCone::ShearFlow, default)
+//! α_DP = √2 tan φ / d   (FrictionCone::ShearFlow; FrictionCone::MohrCoulomb, the default, in 2D)
 //!      = sqrt(2/3) · 2 sin φ / (3 − sin φ)   (FrictionCone::TriaxialCompression, Klár)
 //! ε_s  = ε − c₀ 1 + (v_c / d) 1                                   (cohesion, volume correction)
 //! case II  (tr ε_s ≥ 0, expansion):   ε_new = c₀ 1 (stress free),  δq = ‖ε_s‖
@@ -30,7 +39,9 @@
 
 use nalgebra::SVector;
 
-use super::{Lame, PlasticState, check_finite_nonneg, check_friction_angle, deviatoric};
+use super::{
+    Lame, PlasticState, check_finite_nonneg, check_friction_angle, deviatoric, mohr_coulomb,
+};
 use crate::error::XpbiError;
 
 /// Klár et al.'s (2016) `α_DP(φ) = sqrt(2/3) · 2 sin φ / (3 − sin φ)` for a friction angle in
@@ -54,16 +65,26 @@ pub fn drucker_prager_alpha(friction_degrees: f64) -> f64 {
     serde(rename_all = "snake_case")
 )]
 pub enum FrictionCone {
-    /// tan φ = |τ|/p in steady shear flow, in any dimension: `α = √2 tan φ / d` (default).
-    #[default]
+    /// tan φ = |τ|/p in steady plane shear, in any dimension: `α = √2 tan φ / d`.
     ShearFlow,
     /// Mohr–Coulomb φ in triaxial compression (Klár et al. 2016): [`drucker_prager_alpha`].
     TriaxialCompression,
+    /// Not a cone: Mohr–Coulomb's pyramid `(τ₁ − τ₃) + tan φ (τ₁ + τ₃) ≤ 0`, with the
+    /// shear-flow cone's flowing friction tan φ = |τ|/p in steady shear whatever the intermediate
+    /// stress (the classical angle is asin(tan φ) for φ < 45°; module `mohr_coulomb`), for
+    /// φ < [`FrictionCone::PYRAMID_ANGLE_BELOW`]. In 2D it is the shear-flow cone. The default: layers flow at φ whatever the intermediate stress
+    /// (3D heaps stand within 5° of φ, where the cone's stood 6–7° below; module docs).
+    #[default]
+    MohrCoulomb,
 }
 
 impl FrictionCone {
-    /// Both cones.
-    pub const ALL: [Self; 2] = [Self::ShearFlow, Self::TriaxialCompression];
+    /// Every yield surface.
+    pub const ALL: [Self; 3] = [
+        Self::ShearFlow,
+        Self::TriaxialCompression,
+        Self::MohrCoulomb,
+    ];
 
     /// The cone's name as scene files spell it (`cone = "triaxial_compression"`).
     ///
@@ -76,6 +97,7 @@ impl FrictionCone {
         match self {
             Self::ShearFlow => "shear_flow",
             Self::TriaxialCompression => "triaxial_compression",
+            Self::MohrCoulomb => "mohr_coulomb",
         }
     }
 
@@ -84,7 +106,9 @@ impl FrictionCone {
         Self::ALL.into_iter().find(|c| c.name() == name)
     }
 
-    /// `α_DP` of a friction coefficient μ = tan φ in dimension `d`.
+    /// `α_DP` of a friction coefficient μ = tan φ in dimension `d`; for
+    /// [`FrictionCone::MohrCoulomb`] the shear-flow cone's, which agrees with the pyramid in plane
+    /// shear (and is the pyramid in 2D): `μ = d α / √2` recovers the pyramid's friction.
     ///
     /// ```
     /// use xpbi_continuum::plasticity::{FrictionCone, drucker_prager_alpha};
@@ -95,7 +119,7 @@ impl FrictionCone {
     /// ```
     pub fn alpha(self, mu: f64, d: usize) -> f64 {
         match self {
-            Self::ShearFlow => std::f64::consts::SQRT_2 * mu / d as f64,
+            Self::ShearFlow | Self::MohrCoulomb => std::f64::consts::SQRT_2 * mu / d as f64,
             Self::TriaxialCompression => {
                 let s = mu / (1.0 + mu * mu).sqrt();
                 (2.0f64 / 3.0).sqrt() * 2.0 * s / (3.0 - s)
@@ -106,14 +130,32 @@ impl FrictionCone {
     /// `α_DP` of a friction angle in degrees in dimension `d`.
     pub fn alpha_of_angle(self, friction_degrees: f64, d: usize) -> f64 {
         match self {
-            Self::ShearFlow => self.alpha(friction_degrees.to_radians().tan(), d),
+            Self::ShearFlow | Self::MohrCoulomb => {
+                self.alpha(friction_degrees.to_radians().tan(), d)
+            }
             Self::TriaxialCompression => drucker_prager_alpha(friction_degrees),
         }
     }
 
+    /// The interval `[min, max]` (degrees) a hardened friction angle φ(q) is clamped to on this
+    /// surface: [`KlarHardening::ANGLE_CLAMP`], below [`FrictionCone::PYRAMID_ANGLE_BELOW`] on
+    /// the pyramid. The GPU's return map is given the same bounds.
+    pub fn angle_clamp(self) -> [f64; 2] {
+        let [lo, hi] = KlarHardening::ANGLE_CLAMP;
+        match self {
+            Self::MohrCoulomb => [lo, hi.min(Self::PYRAMID_ANGLE_BELOW - 1e-3)],
+            Self::ShearFlow | Self::TriaxialCompression => [lo, hi],
+        }
+    }
+
+    /// The pyramid's friction angles lie below this (degrees). Its extension corner
+    /// (τ₁ = τ₂) exists for tan φ < 3 (71.6°; module `mohr_coulomb`); 70° leaves a margin and
+    /// lies above any granular material's angle. The shear-flow cone takes up to 90°.
+    pub const PYRAMID_ANGLE_BELOW: f64 = 70.0;
+
     /// The slope angle (degrees) a steadily shearing layer of the cone of `friction_degrees`
     /// stands at in dimension `d`: atan(d α/√2) (module docs); φ itself for
-    /// [`FrictionCone::ShearFlow`].
+    /// [`FrictionCone::ShearFlow`] and [`FrictionCone::MohrCoulomb`].
     pub fn flowing_angle(self, friction_degrees: f64, d: usize) -> f64 {
         (d as f64 * self.alpha_of_angle(friction_degrees, d) / std::f64::consts::SQRT_2)
             .atan()
@@ -274,7 +316,7 @@ impl DruckerPrager {
             hardening: None,
             cohesion: 0.0,
             volume_correction: false,
-            cone: FrictionCone::ShearFlow,
+            cone: FrictionCone::default(),
             inertial: None,
         }
     }
@@ -295,6 +337,25 @@ impl DruckerPrager {
                 check_finite_nonneg("Klár h2", h.h2)?;
                 check_friction_angle(h.friction_angle(0.0))?;
                 check_friction_angle(h.h0)?;
+            }
+        }
+        if self.cone == FrictionCone::MohrCoulomb {
+            let angles = match self.hardening {
+                None => vec![self.friction_angle],
+                Some(h) => vec![h.friction_angle(0.0), h.h0],
+            };
+            for a in angles
+                .into_iter()
+                .chain(self.inertial.map(|r| r.dynamic_angle))
+            {
+                if a >= FrictionCone::PYRAMID_ANGLE_BELOW {
+                    return Err(XpbiError::OutOfRange {
+                        name: "friction_angle",
+                        value: a,
+                        reason: "the mohr_coulomb pyramid (the default yield surface) takes \
+                                 φ < 70°; cone = \"shear_flow\" takes up to 90°",
+                    });
+                }
             }
         }
         if let Some(r) = self.inertial {
@@ -341,7 +402,7 @@ impl DruckerPrager {
         match self.hardening {
             None => self.friction_angle,
             Some(h) => {
-                let [lo, hi] = KlarHardening::ANGLE_CLAMP;
+                let [lo, hi] = self.cone.angle_clamp();
                 h.friction_angle(state.hardening).clamp(lo, hi)
             }
         }
@@ -384,6 +445,29 @@ impl DruckerPrager {
         let eps_new = if trace >= 0.0 {
             next.hardening += eps_s.norm();
             shift
+        } else if D == 3 && self.cone == FrictionCone::MohrCoulomb {
+            let e = [eps_s[0], eps_s[1], eps_s[2]];
+            let mu_f = d * alpha / std::f64::consts::SQRT_2;
+            let lm = lame.lambda / lame.mu;
+            let mut mu_f = mu_f;
+            if let Some(r) = self.inertial {
+                let g = mohr_coulomb::yield_value(&e, mu_f, lm);
+                if g <= 0.0 {
+                    return (*eps, *state);
+                }
+                // The face's increment δ = g/2 shears at γ̇ = 2δ/Δt (principal strains ±δ).
+                let pressure = -(d * lame.lambda + 2.0 * lame.mu) * trace / d;
+                let half = |mu: f64| 0.5 * mohr_coulomb::yield_value(&e, mu, lm);
+                let rate = 2.0 / dt.max(f64::MIN_POSITIVE);
+                let delta = inertial_root(&r, mu_f, pressure, rate, 0.5 * g, half);
+                mu_f = r.friction(mu_f, r.inertial_number(rate * delta, pressure));
+            }
+            let Some(out) = mohr_coulomb::project(&e, mu_f, lm) else {
+                return (*eps, *state);
+            };
+            let projected = SVector::<f64, D>::from_fn(|i, _| out[i]);
+            next.hardening += (eps_s - projected).norm();
+            projected + shift
         } else {
             let k = (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace;
             let mut delta_gamma = dev_norm + k * alpha;
@@ -403,12 +487,10 @@ impl DruckerPrager {
         (eps_new, next)
     }
 
-    /// The plastic increment δγ of case III under μ(I): the root in (0, δγ_s] of
-    /// `g(δγ) = δγ − ‖ε̂‖ − k α(μ(I(δγ)))` (α of the material's [`FrictionCone`]) with `k = ((dλ + 2μ)/(2μ)) tr ε < 0`,
-    /// `I = √2 (δγ/Δt) d / √(p/ρ_s)` and the Kirchhoff pressure `p = −(dλ + 2μ) tr ε / d`
-    /// (the trial's: the projection keeps the trace). `g` increases with δγ (μ grows with I and
-    /// k < 0), is `−δγ_s < 0` at 0 and ≥ 0 at the static increment δγ_s, so the root is unique;
-    /// found by the secant-bisection (regula falsi, Illinois) to 1e-12 relative.
+    /// The plastic increment δγ of case III under μ(I): the root of
+    /// `δγ − ‖ε̂‖ − k α(μ(I(δγ)))` (α of the material's [`FrictionCone`]) with
+    /// `k = ((dλ + 2μ)/(2μ)) tr ε < 0`, `I = √2 (δγ/Δt) d / √(p/ρ_s)` and the Kirchhoff pressure
+    /// `p = −(dλ + 2μ) tr ε / d` (the trial's: the projection keeps the trace); [`inertial_root`].
     #[allow(clippy::too_many_arguments)]
     fn inertial_increment(
         &self,
@@ -423,44 +505,62 @@ impl DruckerPrager {
     ) -> f64 {
         let pressure = -(dims * lame.lambda + 2.0 * lame.mu) * trace / dims;
         let mu_s = self.friction_angle.to_radians().tan();
-        let rate_scale = std::f64::consts::SQRT_2 / dt.max(f64::MIN_POSITIVE);
-        let g = |dg: f64| {
-            let i = r.inertial_number(rate_scale * dg, pressure);
-            let mu = if i.is_finite() {
-                r.friction(mu_s, i)
-            } else {
-                r.dynamic_angle.to_radians().tan()
-            };
-            dg - dev_norm - k * self.cone.alpha(mu, dims as usize)
-        };
-        let (mut a, mut b) = (0.0, static_increment);
-        let (mut ga, mut gb) = (-static_increment, g(static_increment));
-        if gb <= 0.0 {
-            return static_increment;
-        }
-        let mut side = 0i8;
-        for _ in 0..60 {
-            let c = (a * gb - b * ga) / (gb - ga);
-            let gc = g(c);
-            if gc.abs() <= 1e-12 * static_increment || (b - a) <= 1e-12 * static_increment {
-                return c;
-            }
-            if gc > 0.0 {
-                b = c;
-                gb = gc;
-                if side == 1 {
-                    ga *= 0.5;
-                }
-                side = 1;
-            } else {
-                a = c;
-                ga = gc;
-                if side == -1 {
-                    gb *= 0.5;
-                }
-                side = -1;
-            }
-        }
-        0.5 * (a + b)
+        let rate = std::f64::consts::SQRT_2 / dt.max(f64::MIN_POSITIVE);
+        let increment = |mu: f64| dev_norm + k * self.cone.alpha(mu, dims as usize);
+        inertial_root(r, mu_s, pressure, rate, static_increment, increment)
     }
+}
+
+/// The plastic increment `x` of a rate-dependent return under μ(I): the root in
+/// `(0, x_s]` of `g(x) = x − increment(μ(I(rate · x)))`, where `increment(μ)` is the static
+/// return's increment at friction μ (`x_s = increment(μ_s)`), `rate · x` the shear rate γ̇ and
+/// `pressure` the Kirchhoff pressure of the trial state. `g` increases with x (μ grows with I and
+/// a larger friction needs a smaller increment), is `−x_s < 0` at 0 and ≥ 0 at `x_s`, so the
+/// root is unique; found by the secant-bisection (regula falsi, Illinois) to 1e-12 relative.
+pub(super) fn inertial_root(
+    r: &InertialFriction,
+    mu_s: f64,
+    pressure: f64,
+    rate: f64,
+    static_increment: f64,
+    increment: impl Fn(f64) -> f64,
+) -> f64 {
+    let g = |x: f64| {
+        let i = r.inertial_number(rate * x, pressure);
+        let mu = if i.is_finite() {
+            r.friction(mu_s, i)
+        } else {
+            r.dynamic_angle.to_radians().tan()
+        };
+        x - increment(mu)
+    };
+    let (mut a, mut b) = (0.0, static_increment);
+    let (mut ga, mut gb) = (-static_increment, g(static_increment));
+    if gb <= 0.0 {
+        return static_increment;
+    }
+    let mut side = 0i8;
+    for _ in 0..60 {
+        let c = (a * gb - b * ga) / (gb - ga);
+        let gc = g(c);
+        if gc.abs() <= 1e-12 * static_increment || (b - a) <= 1e-12 * static_increment {
+            return c;
+        }
+        if gc > 0.0 {
+            b = c;
+            gb = gc;
+            if side == 1 {
+                ga *= 0.5;
+            }
+            side = 1;
+        } else {
+            a = c;
+            ga = gc;
+            if side == -1 {
+                gb *= 0.5;
+            }
+            side = -1;
+        }
+    }
+    0.5 * (a + b)
 }

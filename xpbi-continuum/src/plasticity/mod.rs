@@ -18,6 +18,7 @@
 
 mod drucker_prager;
 mod herschel_bulkley;
+mod mohr_coulomb;
 mod nacc;
 mod von_mises;
 
@@ -121,7 +122,9 @@ impl PlasticModel {
     /// * von Mises: `‖ε̂‖ − σ_Y(q)/(2μ)` (`‖dev τ‖ = 2μ‖ε̂‖`);
     /// * Drucker–Prager, with `ε_s = ε − c₀1 + (v_c/d)1`: `‖ε̂_s‖ + ((dλ + 2μ)/(2μ)) α_DP(q)
     ///   tr ε_s` for `tr ε_s ≤ 0` (the δγ of the return map; 0 on the cone), `‖ε_s‖` in
-    ///   expansion (`tr ε_s > 0`: no tension, the apex is the only admissible point there).
+    ///   expansion (`tr ε_s > 0`: no tension, the apex is the only admissible point there); on
+    ///   the pyramid ([`FrictionCone::MohrCoulomb`], 3D) half its `f/2μ`, the face return's
+    ///   increment.
     ///
     /// `None` for models without a static yield surface in strain space: elastic (none),
     /// Herschel–Bulkley (rate dependent: the stress exceeds τ_Y while flowing) and NACC (its
@@ -162,6 +165,12 @@ impl PlasticModel {
                     return Some(eps_s.norm());
                 }
                 let alpha = m.alpha::<D>(state);
+                if D == 3 && m.cone == FrictionCone::MohrCoulomb {
+                    let e = [eps_s[0], eps_s[1], eps_s[2]];
+                    let mu_f = d * alpha / std::f64::consts::SQRT_2;
+                    let g = mohr_coulomb::yield_value(&e, mu_f, lame.lambda / lame.mu);
+                    return Some(0.5 * g);
+                }
                 Some(
                     deviatoric(&eps_s).norm()
                         + (d * lame.lambda + 2.0 * lame.mu) / (2.0 * lame.mu) * trace * alpha,

@@ -233,8 +233,9 @@ pub fn write_planar_section(m: &mut String, s: &PlanarStudy, tier_flag: &str) {
          A column of dry sand, dᵢ = 5 cm long and hᵢ = a dᵢ high, stands against the \
          frictionless end wall of a channel (the symmetry plane of a column 2dᵢ wide) and \
          collapses on a Coulomb floor (μ = 0.6): XPBI in plane strain (2D), Drucker–Prager \
-         φ = 32° on the library's shear-flow cone (tan φ is the friction of a flowing layer, \
-         `xpbi_continuum::plasticity::FrictionCone`; the scenes' sand: ρ = 1600 kg/m³, \
+         φ = 32° on the library's Mohr–Coulomb pyramid, in 2D the shear-flow cone (tan φ is \
+         the friction of a flowing layer, `xpbi_continuum::plasticity::FrictionCone`; the \
+         scenes' sand: ρ = 1600 kg/m³, \
          E = 3.5e5 Pa, ν = 0.3), the library's XSPH \
          and position correction, 10 iterations, adaptive steps Δt ≤ 2.5e-4 s × 10/n with n \
          particles across dᵢ (Δx and Δt refined together at an elastic Courant number \

@@ -26,12 +26,12 @@ pub(super) fn write_repose_table(m: &mut String, rows: &[&ReposeRow], r0: &Repos
         )
     };
     let what = if r0.dimension == 3 {
-        "3D: the library's sand (`Material::sand_with_friction(φ)`, Klár's cone α(φ), no calibration); slope = least-squares line through the top particle of every Δx × Δx column (the height map) between 20 % and 80 % of the heap height"
+        "3D: the library's sand (`Material::sand_with_friction(φ)`, on Mohr–Coulomb's pyramid, no calibration); slope = least-squares line through the top particle of every Δx × Δx column (the height map) between 20 % and 80 % of the heap height"
     } else {
         "2D: slope = mean of the two flanks' least-squares lines through the top particle of each 2Δx bin between 20 % and 80 % of the heap height"
     };
     let budget = if r0.dimension == 3 {
-        "Klár's 3D cone, fitted to triaxial compression, flows at 24.0°, 34.7°, 43.4°: a 3D heap can stand at φ. The quarter domain gives a heap 10–17 particles tall for 4576 particles; the full tier only (about 12 minutes per angle on one core)"
+        "The pyramid's layers flow at φ whatever the intermediate stress (the shear-flow cone's stood 6–7° below φ in 3D: 13.9°, 23.7°, 32.7°). The quarter domain gives a heap 10–17 particles tall for 4576 particles; the full tier only (about 12 minutes per angle on one core)"
     } else {
         "In 2D it is atan(sin φ) = 18.9°, 26.6°, 32.7° (Davis 1968: a zero-dilatancy Mohr–Coulomb material), so a 2D heap cannot meet the claim at 30° and 40° however fine the discretisation; the full tier also pours in 3D"
     };
