@@ -6,6 +6,22 @@
 //! (`xpbi_validation::planar_collapse`: aspect ratio, particles across the column), with the
 //! laboratory's runout and height beside the deposit.
 //!
+//! ## On the default Mohr–Coulomb pyramid (measured with this command)
+//!
+//! Runout (r − r₀)/r₀ and height over h₀ of the deposit at 1.2 s, a = 1, 10 iterations, one
+//! thread (`--scene` on a copy of the scene with `cone = "mohr_coulomb"` before it became the
+//! default; the laboratory, Lube et al. 2004: ≈ 1.24):
+//!
+//! | Δx, Δt ≤ | toe | r₉₅ | r₉₉ | connected front | top |
+//! |---|---|---|---|---|---|
+//! | 5 mm, 2.5e-4 s (3160 particles) | 1.145 | 0.5565 | 0.7011 | 0.876 | 0.852 |
+//! | 5 mm, 1.25e-4 s | 1.212 | 0.5573 | 0.7036 | 0.911 | 0.858 |
+//! | 2.5 mm, 1.25e-4 s (25 280 particles, 30 min) | 0.993 | 0.6500 | 0.8164 | 1.054 | 0.837 |
+//!
+//! Converged in Δt (r₉₉ within 0.7 % per halving from 1e-3 s down, `cargo xtask report --only
+//! collapse`), not in Δx: one halving of the spacing moves the runouts by 16–18 % and the top by
+//! 2.4 % (on the shear-flow cone: toe 1.40 → 1.10, r₉₉ 0.78 → 0.93, top 0.76 → 0.735).
+//!
 //! ## What limits the step (measured with this command, Δx = 5 mm, 3160 particles)
 //!
 //! Measured with Klár's triaxial-compression cone, before the shear-flow cone became the
