@@ -447,9 +447,8 @@ impl DruckerPrager {
             shift
         } else if D == 3 && self.cone == FrictionCone::MohrCoulomb {
             let e = [eps_s[0], eps_s[1], eps_s[2]];
-            let mu_f = d * alpha / std::f64::consts::SQRT_2;
+            let mut mu_f = d * alpha / std::f64::consts::SQRT_2;
             let lm = lame.lambda / lame.mu;
-            let mut mu_f = mu_f;
             if let Some(r) = self.inertial {
                 let g = mohr_coulomb::yield_value(&e, mu_f, lm);
                 if g <= 0.0 {
