@@ -43,6 +43,7 @@ pub mod error;
 pub mod geometry;
 pub mod mesh;
 pub mod particles;
+pub mod rigid;
 pub mod schedule;
 pub mod simulation;
 pub mod solver;

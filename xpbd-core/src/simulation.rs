@@ -205,6 +205,28 @@ impl<const D: usize> Simulation<D> {
         })
     }
 
+    /// Adds a participant that is not a block of one constraint kind (the rigid bodies of
+    /// [`crate::rigid::RigidBodies`]) after validating it against the particles; returns its
+    /// index among [`Simulation::blocks`], for [`Simulation::set`].
+    pub fn add_set(&mut self, mut set: Box<dyn ConstraintSet<D>>) -> Result<usize, BuildError> {
+        set.validate(self.particles.len())?;
+        set.prepare(self.particles.len(), self.settings.colouring);
+        self.blocks_dynamic = true;
+        self.blocks.push(set);
+        self.jacobi_counts_stale = true;
+        Ok(self.blocks.len() - 1)
+    }
+
+    /// The participant at `index` as its concrete type (`None` if it is another type).
+    pub fn set<T: 'static>(&self, index: usize) -> Option<&T> {
+        self.blocks.get(index)?.as_any().downcast_ref()
+    }
+
+    /// The participant at `index` as its concrete type, mutably.
+    pub fn set_mut<T: 'static>(&mut self, index: usize) -> Option<&mut T> {
+        self.blocks.get_mut(index)?.as_any_mut().downcast_mut()
+    }
+
     /// The block behind a handle.
     pub fn block<K: ConstraintKind<D> + 'static>(
         &self,

@@ -70,7 +70,8 @@ impl<const D: usize> Simulation<D> {
             return None;
         }
         let p = &self.particles;
-        let (kinetic, gravitational) = mechanical(&p.x, &p.v, &p.inv_mass, &self.settings.gravity);
+        let (kinetic, gravitational) =
+            self.owned_energy(mechanical(&p.x, &p.v, &p.inv_mass, &self.settings.gravity));
         Some(AuditStart {
             kinetic,
             gravitational,
@@ -91,7 +92,8 @@ impl<const D: usize> Simulation<D> {
         };
         let h = dt / self.settings.substeps as f64;
         let p = &self.particles;
-        let (kinetic, gravitational) = mechanical(&p.x, &p.v, &p.inv_mass, &self.settings.gravity);
+        let (kinetic, gravitational) =
+            self.owned_energy(mechanical(&p.x, &p.v, &p.inv_mass, &self.settings.gravity));
         let elastic: f64 = self.blocks.iter().map(|b| b.multiplier_energy(h)).sum();
         let Some(elastic_start) = start.elastic else {
             self.audit_elastic = Some(elastic);
@@ -170,7 +172,16 @@ impl<const D: usize> Simulation<D> {
             }
         }
         let extent = (hi - lo).max();
+        let mass = mass + self.blocks.iter().map(|b| b.owned_mass()).sum::<f64>();
         (mass, if extent.is_finite() { extent } else { 0.0 })
+    }
+
+    /// `(K, V_g)` of the particles plus what the blocks own (rigid bodies).
+    fn owned_energy(&self, (k, g): (f64, f64)) -> (f64, f64) {
+        self.blocks.iter().fold((k, g), |(k, g), b| {
+            let (bk, bg) = b.owned_energy(&self.settings.gravity);
+            (k + bk, g + bg)
+        })
     }
 
     /// The free particle whose kinetic energy grew the most over the step.

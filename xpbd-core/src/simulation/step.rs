@@ -234,7 +234,7 @@ impl<const D: usize> Simulation<D> {
     fn run_fused(&mut self, h: f64) -> bool {
         let mut views: [Option<FusedBlock<'_, D>>; fused::MAX_BLOCKS] = [None; fused::MAX_BLOCKS];
         for (view, b) in views.iter_mut().zip(self.blocks.iter_mut()) {
-            *view = Some(b.fused_block());
+            *view = b.fused_block();
         }
         let p = &mut self.particles;
         let settings = &self.settings;

@@ -146,7 +146,7 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     fn fusable(&self, iterations: usize) -> bool;
     /// The parts of the block that the fused step works on (the kind, its colouring, its
     /// multipliers and the per-thread scratch), borrowed for the step.
-    fn fused_block(&mut self) -> FusedBlock<'_, D>;
+    fn fused_block(&mut self) -> Option<FusedBlock<'_, D>>;
     /// One sequential Gauss-Seidel sweep in constraint index order.
     fn solve_gauss_seidel(
         &mut self,
@@ -249,6 +249,16 @@ pub trait ConstraintSet<const D: usize>: Send + Sync + std::fmt::Debug {
     /// assert!(block.save_state().is_empty() && block.load_state(&[1.0]).is_err());
     /// ```
     fn set_multipliers(&mut self, lambda: &[f64]) -> Result<(), BuildError>;
+    /// Kinetic and gravitational energy `(K, −Σ m g·x)` of state the set owns beyond the
+    /// particles (the rigid bodies of [`crate::rigid::RigidBodies`]), for the energy audit;
+    /// none for constraint blocks.
+    fn owned_energy(&self, _gravity: &Vector<D>) -> (f64, f64) {
+        (0.0, 0.0)
+    }
+    /// Mass (kg) of state the set owns beyond the particles (the audit's noise floor).
+    fn owned_mass(&self) -> f64 {
+        0.0
+    }
 }
 
 /// A [`ConstraintKind`] with its multipliers and solver buffers.
@@ -397,7 +407,7 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             && (0..iterations).all(|it| self.kind.projects_in_iteration(it, iterations))
     }
 
-    fn fused_block(&mut self) -> FusedBlock<'_, D> {
+    fn fused_block(&mut self) -> Option<FusedBlock<'_, D>> {
         self.ensure_scratch();
         let Self {
             kind,
@@ -407,12 +417,12 @@ impl<K: ConstraintKind<D> + 'static, const D: usize> ConstraintSet<D> for Constr
             ..
         } = self;
         let kind: &K = kind;
-        FusedBlock::new(
+        Some(FusedBlock::new(
             kind,
             kind.own_schedule().unwrap_or(schedule),
             DisjointSlice::new(lambda),
             scratch,
-        )
+        ))
     }
 
     fn reset_multipliers(&mut self, warm_start_decay: Option<f64>, parallel: bool) {
