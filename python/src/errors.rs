@@ -115,7 +115,8 @@ fn location(
         | rs::SceneError::Build { file, field, .. }
         | rs::SceneError::Continuum { file, field, .. }
         | rs::SceneError::TooLarge { file, field, .. }
-        | rs::SceneError::Contact { file, field, .. } => {
+        | rs::SceneError::Contact { file, field, .. }
+        | rs::SceneError::MeshRegion { file, field, .. } => {
             (path(file), None, Some(field.clone()), None)
         }
         rs::SceneError::TooMuchWork { file, .. } => (path(file), None, None, None),

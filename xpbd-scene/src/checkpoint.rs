@@ -133,6 +133,11 @@ pub fn referenced_files(scene: &SceneDesc, scene_path: &Path) -> Vec<PathBuf> {
             files.push(path.with_extension("ele"));
         }
     }
+    files.extend(
+        crate::region::mesh_region_paths(scene)
+            .into_iter()
+            .map(|p| folder.join(p)),
+    );
     files
 }
 

@@ -381,6 +381,16 @@ pub(crate) fn validate_region(
                 "a nozzle's particles are driven by the nozzle: no pin or grips",
             );
         }
+        RegionSpec::Mesh(m) => {
+            v.check_text(
+                &f("mesh.path"),
+                m.path.display().to_string(),
+                !m.path.as_os_str().is_empty(),
+                "must name a mesh file",
+            );
+            v.length(&f("mesh.scale"), m.scale);
+            v.finite3(&f("mesh.translation"), m.translation);
+        }
     }
 }
 
@@ -438,13 +448,22 @@ pub(crate) enum Hold {
     Nozzle,
 }
 
+/// A continuum's sampled particles: positions, holds, layer indices.
+pub(crate) type Sampled = (Vec<Vector<3>>, Vec<Hold>, Vec<usize>);
+
 /// Particles of a continuum: positions, how each is held, and the index of its layer (0 for
-/// the `material` + `region` form; see [`LayerSpec`] for the rule).
-pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>, Vec<usize>) {
+/// the `material` + `region` form; see [`LayerSpec`] for the rule). `file` is the scene file (a
+/// mesh region's path is relative to its folder), `body` the continuum's table
+/// (`continuum[0]`), which errors name.
+pub(crate) fn sample(
+    c: &ContinuumSpec,
+    file: &std::path::Path,
+    body: &str,
+) -> Result<Sampled, crate::error::SceneError> {
     let tol = 1e-9 * c.spacing;
     let (x, layer): (Vec<Vector<3>>, Vec<usize>) = match (&c.region, c.layer.is_empty()) {
         (Some(region), true) => region
-            .sample(c.spacing)
+            .sample(c.spacing, file, body)?
             .into_iter()
             .filter(|p| !c.exclude.iter().any(|e| e.removes(p, tol)))
             .map(|p| (p, 0))
@@ -477,7 +496,7 @@ pub(crate) fn sample(c: &ContinuumSpec) -> (Vec<Vector<3>>, Vec<Hold>, Vec<usize
                 .map_or(Hold::Free, |g| Hold::Grip(g.velocity))
         })
         .collect();
-    (x, hold, layer)
+    Ok((x, hold, layer))
 }
 
 /// Checks the form of `[[continuum]]` (`material` + `region`, or `layer`, exactly one of the
@@ -530,6 +549,13 @@ pub(crate) fn validate_layers(v: &mut Validator<'_>, k: usize, c: &ContinuumSpec
             "nozzle".into(),
             !matches!(l.region, RegionSpec::Nozzle(_)),
             "a layer's region is a box, ball or cylinder (a nozzle feeds a whole body)",
+        );
+        v.check_text(
+            &field,
+            "mesh".into(),
+            !matches!(l.region, RegionSpec::Mesh(_)),
+            "a layer's region is a box, ball or cylinder (a mesh fills a whole body: give it as \
+             the continuum's `region`)",
         );
     }
 }

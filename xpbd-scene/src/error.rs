@@ -224,6 +224,24 @@ pub enum SceneError {
         #[source]
         source: xpbd_core::contact::ContactError,
     },
+    /// The mesh of a `region = { mesh = … }` does not bound a solid: it is open, non-manifold
+    /// or inconsistently oriented (the closedness check of mesh colliders), or has a
+    /// degenerate triangle.
+    #[error(
+        "{file}: field `{field}` = {mesh}: the mesh does not bound a solid (it must be closed \
+         and consistently oriented)"
+    )]
+    MeshRegion {
+        /// The scene file.
+        file: PathBuf,
+        /// Dotted path of the region's `path` field (e.g. `continuum[0].region.mesh.path`).
+        field: String,
+        /// The mesh file, as resolved against the scene file's folder.
+        mesh: PathBuf,
+        /// What the closedness check said (boxed: the error stays small).
+        #[source]
+        source: Box<xpbd_core::contact::ContactError>,
+    },
     /// A description that TOML cannot represent (only an invalid one: validation refuses
     /// non-finite numbers first).
     #[error("the scene description cannot be written as TOML: {message}")]

@@ -7,6 +7,7 @@
 //! name = "water"
 //! region = { box = { min = [0.0, 0.0, 0.0], max = [0.1, 0.1, 0.2] } }   # box | ball | cylinder
 //! # region = { nozzle = { exit = [0, 0, 0.3], radius = 0.01, speed = 0.5, duration = 0.2 } }
+//! # region = { mesh = { path = "shapes/tank.obj", scale = 1.0, translation = [0, 0, 0] } }
 //! spacing = 0.01              # Δx (m); each particle weighs ρ₀Δx³
 //! rest_density = 1000.0       # ρ₀ (kg/m³), default water's
 //! viscosity = 1.0e-3          # dynamic viscosity μ (Pa·s), default water's; through XSPH
@@ -189,7 +190,7 @@ pub(crate) fn add_particles(
     let mut out = Vec::new();
     for (k, f) in fluids.iter().enumerate() {
         let field = format!("fluid[{k}]");
-        let x = f.region.sample(f.spacing);
+        let x = f.region.sample(f.spacing, store.file, &field)?;
         if x.is_empty() {
             return Err(crate::SceneError::InvalidValue {
                 file: store.file.to_path_buf(),

@@ -26,7 +26,8 @@
 //! (`xpbi_continuum::continuum::XpbiContinuum::with_materials`). Layers naming the same
 //! material share one table entry, so a body of layers of one material is the one-material
 //! body. `velocity`, `pin`, `grips`, `exclude` and `xpbi` apply to the whole body; a layer
-//! cannot be a nozzle.
+//! cannot be a nozzle or a mesh (validation refuses both; a mesh fills a whole body as its
+//! `region`).
 
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
@@ -50,21 +51,27 @@ pub struct LayerSpec {
 
 impl RegionSpec {
     /// Whether a lattice point lies in the region: in its closed bounding box and, for a ball
-    /// or cylinder, inside its round boundary (as [`RegionSpec::sample`] filters).
+    /// or cylinder, inside its round boundary (as [`RegionSpec::sample`] filters). Never for a
+    /// mesh (not a layer's region: refused by validation).
     pub(crate) fn holds(&self, p: &Vector<3>) -> bool {
-        let (lo, hi) = self.bounds();
+        let Some((lo, hi)) = self.bounds() else {
+            return false;
+        };
         (0..3).all(|a| p[a] >= lo[a] && p[a] <= hi[a]) && self.contains(p)
     }
 }
 
 /// The bounding box of all the layers' regions.
 fn bounds(layers: &[LayerSpec]) -> Option<([f64; 3], [f64; 3])> {
-    layers.iter().map(|l| l.region.bounds()).reduce(|a, b| {
-        (
-            std::array::from_fn(|k| a.0[k].min(b.0[k])),
-            std::array::from_fn(|k| a.1[k].max(b.1[k])),
-        )
-    })
+    layers
+        .iter()
+        .filter_map(|l| l.region.bounds())
+        .reduce(|a, b| {
+            (
+                std::array::from_fn(|k| a.0[k].min(b.0[k])),
+                std::array::from_fn(|k| a.1[k].max(b.1[k])),
+            )
+        })
 }
 
 /// Lattice points of the layers' common bounding box (0 without layers).

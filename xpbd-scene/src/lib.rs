@@ -113,6 +113,9 @@
 //! # region = { cylinder = { base = [0, 0, 0], radius = 0.1, height = 0.4 } }
 //! # region = { nozzle = { exit = [0, 0, 0.05], radius = 0.005, speed = 0.2, duration = 0.15 } }
 //! #   (extrusion: the reservoir moves down and is released below the exit, every step)
+//! # region = { mesh = { path = "shapes/bunny.obj", scale = 1.0, translation = [0, 0, 0] } }
+//! #   (the lattice points of the mesh's box strictly inside a closed, consistently oriented
+//! #    .obj/.ply mesh, path relative to this file's folder; not a layer's region)
 //! # exclude = [{ box = { min = [...], max = [...] } }, { ball = { center = [...], radius = 0.02 } },
 //! #            { half_spaces = [{ normal = [1, 0, -1], offset = -0.1 }, ...] }]  # cut-outs
 //! # instead of material + region, layers of one bonded body (first layer holding a

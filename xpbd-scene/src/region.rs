@@ -1,13 +1,18 @@
 //! Where a `[[continuum]]`'s particles are: the region it fills ([`RegionSpec`]: box, ball,
-//! vertical cylinder, or an extrusion nozzle's reservoir), less the regions it excludes
+//! vertical cylinder, an extrusion nozzle's reservoir, or the inside of a closed triangle
+//! mesh), less the regions it excludes
 //! ([`ExcludeSpec`]: boxes, balls and convex polytopes of half-spaces, e.g. a V notch or the
 //! space behind a hopper wall). Lattice points are `min + (i + ½)Δx` of the region's bounding
 //! box (`xpbi_continuum::scene::lattice_box`), or the nozzle's reservoir lattice
-//! (`xpbi_continuum::emitter::Nozzle::reservoir`).
+//! (`xpbi_continuum::emitter::Nozzle::reservoir`); a mesh's are those of its bounding box
+//! strictly inside it ([`MeshRegionSpec`]).
+
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use xpbd_core::Vector;
 
+use crate::error::SceneError;
 use crate::validate::Validator;
 
 /// A region cut out of a continuum, e.g. `exclude = [{ box = { min = [..], max = [..] } }]` or
@@ -134,7 +139,166 @@ impl NozzleSpec {
     }
 }
 
-/// The region a continuum fills, e.g. `region = { ball = { center = [0, 0, 0.1], radius = 0.05 } }`.
+/// `region = { mesh = { path = "shapes/bunny.obj", scale = 1.0, translation = [0, 0, 0] } }`:
+/// the inside of a closed, consistently oriented triangle mesh (`.obj` or `.ply`, read as for
+/// a mesh collider, `shape = { mesh = … }`), its vertices mapped to `scale · v + translation`.
+/// The particles are the lattice points `min + (i + ½)Δx` of the mapped mesh's bounding box
+/// (the lattice a box region of that box has) whose winding number is ≥ 1
+/// (`xpbd_core::contact::sdf::mesh_winding_numbers`: exact ray crossings, the sign of the
+/// collider's signed-distance grid). An open, non-manifold or inconsistently oriented mesh, or
+/// one whose triangles face inwards, is refused ([`SceneError::MeshRegion`],
+/// [`SceneError::InvalidValue`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshRegionSpec {
+    /// Path, relative to the scene file's folder.
+    pub path: PathBuf,
+    /// Uniform scale applied to the vertices (default 1).
+    #[serde(default = "unit")]
+    pub scale: f64,
+    /// Translation applied after the scale (m, default zero).
+    #[serde(default, deserialize_with = "crate::exact::array")]
+    pub translation: [f64; 3],
+}
+
+fn unit() -> f64 {
+    1.0
+}
+
+impl MeshRegionSpec {
+    /// The mesh at `path` (relative to the scene file's folder), unscaled, untranslated.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            scale: 1.0,
+            translation: [0.0; 3],
+        }
+    }
+
+    /// The lattice points inside the mesh at `spacing`, for the body at `body` (e.g.
+    /// `continuum[0]`) of the scene file `file` (the mesh's path is relative to its folder).
+    /// Errors name `body.region.mesh.path` (a mesh that cannot be read, that is not closed
+    /// and consistently oriented, or whose triangles face inwards), `body.region.mesh.scale`
+    /// (a vertex mapped beyond [`crate::scene::MAX_COORDINATE`]) or `body.spacing` (not a
+    /// positive length, or more than 5e7 lattice points in the mesh's box).
+    pub fn sample(
+        &self,
+        spacing: f64,
+        file: &Path,
+        body: &str,
+    ) -> Result<Vec<Vector<3>>, SceneError> {
+        let field = format!("{body}.region.mesh");
+        let folder = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mesh_path = folder.join(&self.path);
+        let invalid =
+            |field: String, value: String, reason: &'static str| SceneError::InvalidValue {
+                file: file.to_path_buf(),
+                line: 0,
+                field,
+                value,
+                reason,
+            };
+        // The loader of mesh colliders and `[[mesh]]` bodies.
+        let mesh = crate::import::import_mesh(&mesh_path).map_err(|source| SceneError::Import {
+            file: file.to_path_buf(),
+            field: format!("{field}.path"),
+            source,
+        })?;
+        let vertices: Vec<Vector<3>> = mesh
+            .vertices
+            .iter()
+            .map(|v| v * self.scale + v3(self.translation))
+            .collect();
+        let limit = crate::validate::MAX_COORDINATE;
+        if vertices
+            .iter()
+            .flatten()
+            .any(|c| !c.is_finite() || c.abs() > limit)
+        {
+            return Err(invalid(
+                format!("{field}.scale"),
+                format!("{:?}", self.scale),
+                "takes a vertex of the mesh (scaled, then translated) beyond 1e8 m: its \
+                 coordinates must be finite with magnitude <= 1e8",
+            ));
+        }
+        let (mut lo, mut hi) = (
+            Vector::<3>::repeat(f64::INFINITY),
+            Vector::<3>::repeat(f64::NEG_INFINITY),
+        );
+        for v in &vertices {
+            lo = lo.inf(v);
+            hi = hi.sup(v);
+        }
+        if vertices.is_empty() {
+            (lo, hi) = (Vector::<3>::zeros(), Vector::<3>::zeros());
+        }
+        if !(spacing.is_finite() && spacing > 0.0) {
+            return Err(invalid(
+                format!("{body}.spacing"),
+                format!("{spacing:?}"),
+                "must be a finite length > 0",
+            ));
+        }
+        // As xpbi_continuum::scene::lattice_box (and RegionSpec::lattice_count).
+        let counts = [0, 1, 2].map(|a| ((hi[a] - lo[a]) / spacing + 1e-9).floor().max(0.0));
+        let n: f64 = counts.iter().product();
+        if n > 5e7 {
+            return Err(invalid(
+                format!("{body}.spacing"),
+                format!("{spacing:?}"),
+                "the region must hold between 1 and 5e7 lattice points at this spacing",
+            ));
+        }
+        let surface = xpbd_core::builders::TriangleSurface {
+            vertices,
+            triangles: mesh.triangles,
+        };
+        // The collider's closedness check and winding numbers, at the lattice points (to
+        // rounding: node i is `lo + ½Δx + iΔx`, point i `lo + (i + ½)Δx`).
+        let winding = xpbd_core::contact::sdf::mesh_winding_numbers(
+            &surface,
+            lo + Vector::<3>::repeat(0.5 * spacing),
+            spacing,
+            counts.map(|c| c as usize),
+        )
+        .map_err(|source| SceneError::MeshRegion {
+            file: file.to_path_buf(),
+            field: format!("{field}.path"),
+            mesh: mesh_path.clone(),
+            source: Box::new(source),
+        })?;
+        // Enclosed volume by the divergence theorem: negative when the triangles face inwards
+        // (winding number −1 inside, so nothing would be filled).
+        let x = &surface.vertices;
+        let volume: f64 = surface
+            .triangles
+            .iter()
+            .map(|t| x[t[0]].dot(&x[t[1]].cross(&x[t[2]])) / 6.0)
+            .sum();
+        if volume <= 0.0 {
+            return Err(invalid(
+                format!("{field}.path"),
+                mesh_path.display().to_string(),
+                "the mesh's triangles face inwards (its enclosed volume is negative): list \
+                 each triangle's vertices counter-clockwise seen from outside",
+            ));
+        }
+        let points = xpbi_continuum::scene::lattice_box(lo, hi, spacing);
+        debug_assert_eq!(points.len(), winding.len());
+        Ok(points
+            .into_iter()
+            .zip(winding)
+            .filter(|&(_, w)| w >= 1)
+            .map(|(p, _)| p)
+            .collect())
+    }
+}
+
+/// The region a continuum fills, e.g. `region = { ball = { center = [0, 0, 0.1], radius = 0.05 } }`
+/// or, from a closed triangle mesh beside the scene file,
+/// `region = { mesh = { path = "shapes/bunny.obj", scale = 1.0, translation = [0, 0, 0] } }`
+/// ([`MeshRegionSpec`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum RegionSpec {
@@ -167,12 +331,14 @@ pub enum RegionSpec {
     },
     /// The reservoir of an extrusion nozzle ([`NozzleSpec`]).
     Nozzle(NozzleSpec),
+    /// The inside of a closed triangle mesh ([`MeshRegionSpec`]); not a layer's region.
+    Mesh(MeshRegionSpec),
 }
 
 impl RegionSpec {
-    /// Bounding box `(min, max)`.
-    pub(crate) fn bounds(&self) -> ([f64; 3], [f64; 3]) {
-        match *self {
+    /// Bounding box `(min, max)`; `None` for a mesh, whose box is known once its file is read.
+    pub(crate) fn bounds(&self) -> Option<([f64; 3], [f64; 3])> {
+        Some(match *self {
             Self::Box { min, max } => (min, max),
             Self::Ball { center, radius } => {
                 (center.map(|c| c - radius), center.map(|c| c + radius))
@@ -193,9 +359,12 @@ impl RegionSpec {
                     n.exit[2] + n.speed * n.duration,
                 ],
             ),
-        }
+            Self::Mesh(_) => return None,
+        })
     }
 
+    /// Whether a point of the bounding box lies in the region (false for a mesh, whose inside
+    /// is decided with its file read, in [`MeshRegionSpec::sample`]).
     pub(crate) fn contains(&self, p: &Vector<3>) -> bool {
         match *self {
             Self::Box { .. } | Self::Nozzle(_) => true,
@@ -204,23 +373,38 @@ impl RegionSpec {
                 let (dx, dy) = (p.x - base[0], p.y - base[1]);
                 (dx * dx + dy * dy).sqrt() < radius
             }
+            Self::Mesh(_) => false,
         }
     }
 
     /// Lattice points `min + (i + ½)Δx` of the bounding box that lie in the region, x fastest
-    /// (`xpbi_continuum::scene::lattice_box`, then filtered).
-    pub fn sample(&self, spacing: f64) -> Vec<Vector<3>> {
-        if let Self::Nozzle(n) = self {
-            return n.reservoir(spacing).0;
+    /// (`xpbi_continuum::scene::lattice_box`, then filtered; a nozzle's reservoir; a mesh's
+    /// inside, [`MeshRegionSpec::sample`]), for the body at `body` (e.g. `continuum[0]`, which
+    /// errors name) of the scene file `file` (a mesh's path is relative to its folder). Only a
+    /// mesh region can fail: its file is read here.
+    pub fn sample(
+        &self,
+        spacing: f64,
+        file: &Path,
+        body: &str,
+    ) -> Result<Vec<Vector<3>>, SceneError> {
+        match self {
+            Self::Nozzle(n) => return Ok(n.reservoir(spacing).0),
+            Self::Mesh(m) => return m.sample(spacing, file, body),
+            Self::Box { .. } | Self::Ball { .. } | Self::Cylinder { .. } => {}
         }
-        let (lo, hi) = self.bounds();
-        xpbi_continuum::scene::lattice_box(v3(lo), v3(hi), spacing)
+        let Some((lo, hi)) = self.bounds() else {
+            return Ok(Vec::new());
+        };
+        Ok(xpbi_continuum::scene::lattice_box(v3(lo), v3(hi), spacing)
             .into_iter()
             .filter(|p| self.contains(p))
-            .collect()
+            .collect())
     }
 
-    /// Number of lattice points of the bounding box (before filtering), without sampling.
+    /// Number of lattice points of the bounding box (before filtering), without sampling; 0 for
+    /// a mesh (its box is known once its file is read: [`MeshRegionSpec::sample`] checks the
+    /// count then).
     pub(crate) fn lattice_count(&self, spacing: f64) -> f64 {
         if let Self::Nozzle(n) = self {
             // As Nozzle::reservoir: ⌊2a/Δx⌋ per horizontal axis, ⌈vT/Δx⌉ layers.
@@ -228,17 +412,33 @@ impl RegionSpec {
             let layers = (n.speed * n.duration / spacing - 1e-9).ceil().max(0.0);
             return per_axis * per_axis * layers;
         }
-        let (lo, hi) = self.bounds();
+        let Some((lo, hi)) = self.bounds() else {
+            return 0.0;
+        };
         (0..3)
             .map(|a| ((hi[a] - lo[a]) / spacing + 1e-9).floor().max(0.0))
             .product()
     }
 }
 
+/// The `path`s of the mesh regions of `scene` (continua, then fluids, in file order), as
+/// written (relative to the scene file's folder): the files a build reads for them.
+pub fn mesh_region_paths(scene: &crate::SceneDesc) -> Vec<&Path> {
+    let continua = scene.continuum.iter().filter_map(|c| c.region.as_ref());
+    continua
+        .chain(scene.fluid.iter().map(|f| &f.region))
+        .filter_map(|r| match r {
+            RegionSpec::Mesh(m) => Some(m.path.as_path()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Range check of the `n` lattice points (1 to 5e7) of the body at `body` (`continuum[0]`,
 /// `fluid[1]`) filling `region` (`None`: layers) at `spacing`. A nozzle's reservoir is named
 /// by the nozzle, with the factors of its count (columns from its radius, layers from its
-/// speed × duration); other regions by the spacing.
+/// speed × duration); other regions by the spacing. A mesh region's count is checked when its
+/// file is read ([`MeshRegionSpec::sample`]).
 pub(crate) fn check_lattice(
     v: &mut Validator<'_>,
     body: &str,
@@ -246,6 +446,9 @@ pub(crate) fn check_lattice(
     spacing: f64,
     n: f64,
 ) {
+    if let Some(RegionSpec::Mesh(_)) = region {
+        return;
+    }
     let ok = (1.0..=5e7).contains(&n);
     let Some(RegionSpec::Nozzle(z)) = region else {
         v.check(

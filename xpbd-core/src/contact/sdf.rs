@@ -264,6 +264,43 @@ impl SdfGrid<3> {
     }
 }
 
+/// Winding numbers of a closed, consistently oriented triangle mesh at the nodes
+/// `origin + cell · (i, j, k)` of a grid of `dims` nodes (axis 0 fastest): the sign part of
+/// [`SdfGrid::from_mesh`] alone (same welding, same closedness check, same exact ray
+/// crossings; see the module docs), for filling the inside of a mesh with particles. A node
+/// is inside when its winding number is ≥ 1 (outward-facing triangles); a mesh whose
+/// triangles face inwards gives −1 there. A grid with no node gives an empty list (the mesh
+/// is still checked).
+///
+/// ```
+/// use xpbd_core::builders::TriangleSurface;
+/// use xpbd_core::contact::sdf::mesh_winding_numbers;
+/// use xpbd_core::Vector;
+/// let cube = TriangleSurface::unit_cube(); // [-0.5, 0.5]³
+/// // The nodes x = -0.75, -0.25, 0.25, 0.75 on the x axis.
+/// let origin = Vector::<3>::new(-0.75, 0.0, 0.0);
+/// let w = mesh_winding_numbers(&cube, origin, 0.5, [4, 1, 1]).unwrap();
+/// assert_eq!(w, [0, 1, 1, 0]);
+/// ```
+pub fn mesh_winding_numbers(
+    mesh: &TriangleSurface,
+    origin: Vector<3>,
+    cell: f64,
+    dims: [usize; 3],
+) -> Result<Vec<i32>, ContactError> {
+    check_size("sdf cell size", cell, false)?;
+    for &c in origin.iter() {
+        super::error::check_finite("grid origin", c)?;
+    }
+    let (vertices, triangles) = weld(mesh)?;
+    check_closed(&triangles)?;
+    if dims.contains(&0) {
+        return Ok(Vec::new());
+    }
+    let lattice = Lattice { origin, cell, dims };
+    Ok(winding_numbers(&vertices, &triangles, &lattice))
+}
+
 /// Merges vertices with bit-identical positions; checks indices and triangle areas.
 #[allow(clippy::type_complexity)]
 fn weld(mesh: &TriangleSurface) -> Result<(Vec<Vector<3>>, Vec<[usize; 3]>), ContactError> {

@@ -37,7 +37,7 @@ impl Assembler<'_> {
                 reason: "a continuum needs `material` and `region`, or `[[continuum.layer]]` entries",
             });
         };
-        let (x, hold, layer) = crate::continuum::sample(c);
+        let (x, hold, layer) = crate::continuum::sample(c, self.file, &field)?;
         if let Some(j) = crate::layers::empty_layer(c.layer.len(), &layer) {
             return Err(SceneError::InvalidValue {
                 file: self.file.to_path_buf(),
