@@ -118,6 +118,18 @@ impl Scene {
         Ok(d)
     }
 
+    /// The triangles of the body named ``body`` (a cloth's triangles, or a soft body's
+    /// boundary faces; none for ropes, continua and fluids) as an int64 array of shape (m, 3)
+    /// of indices into ``positions(body)``. ``KeyError`` for an unknown name.
+    fn triangles<'py>(&self, py: Python<'py>, body: &str) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let r = self.range(Some(body))?;
+        let b = self.built.bodies.iter().find(|b| b.name == body);
+        let local: Vec<[usize; 3]> = b
+            .map(|b| b.triangles.iter().map(|t| t.map(|i| i - r.start)).collect())
+            .unwrap_or_default();
+        cells(py, &local)
+    }
+
     /// The material names (sorted, as in ``[materials]``); ``material_id`` indexes them.
     fn material_names(&self) -> Vec<String> {
         self.built.topology.material_names.clone()

@@ -1,5 +1,6 @@
 """Position-based physics (XPBD cloth, ropes and soft bodies; XPBI sand, snow and clay;
-position-based fluids) driven from Python.
+position-based fluids) driven from Python: the extension module ``xpbd._xpbd``, whose names
+the package ``xpbd`` re-exports (``xpbd.Scene``, the exceptions).
 
 Start with ``Scene.from_file("scenes/cloth_on_sphere.toml")``; the scene format is the TOML
 format of the Rust crate ``xpbd-scene`` (see its crate documentation and ``scenes/``).
@@ -160,6 +161,10 @@ class Scene:
         ``volume_correction`` and ``lambda`` (det F = 1 and 0 for particles of other bodies);
         with a fluid ``density`` (kg/m³) and ``pressure`` (Pa). ``body`` as in
         ``positions``."""
+    def triangles(self, body: str) -> npt.NDArray[np.int64]:
+        """The triangles of the body named ``body`` (a cloth's triangles, or a soft body's
+        boundary faces; none for ropes, continua and fluids) as an int64 array of shape
+        (m, 3) of indices into ``positions(body)``. ``KeyError`` for an unknown name."""
     def material_names(self) -> List[str]:
         """The material names (sorted, as in ``[materials]``); ``material_id`` indexes
         them."""
