@@ -78,6 +78,8 @@ pub(crate) enum AnyBlock {
     Bodies(BlockHandle<BodyContacts<3>>),
     Triangles(BlockHandle<PointTriangleContacts>),
     Fluid(BlockHandle<xpbi_continuum::fluid::PbfFluid<3>>),
+    /// The rigid bodies: their index among the simulation's blocks.
+    Rigid(usize),
 }
 
 impl AnyBlock {
@@ -96,6 +98,9 @@ impl AnyBlock {
             Self::Bodies(h) => sim.block_mut(h),
             Self::Triangles(h) => sim.block_mut(h),
             Self::Fluid(h) => sim.block_mut(h),
+            Self::Rigid(i) => sim
+                .set_mut::<xpbd_core::rigid::RigidBodies>(i)
+                .expect("the handle names the rigid bodies' block"),
         }
     }
 }
@@ -128,6 +133,8 @@ pub enum BlockKind<'a> {
     Triangles(&'a PointTriangleContacts),
     /// Position-based fluid.
     Fluid(&'a xpbi_continuum::fluid::PbfFluid<3>),
+    /// Dynamic rigid bodies with their contacts and joints.
+    Rigid(&'a xpbd_core::rigid::RigidBodies),
 }
 
 impl BlockKind<'_> {
@@ -145,6 +152,7 @@ impl BlockKind<'_> {
             Self::Bodies(_) => "contacts between bodies",
             Self::Triangles(_) => "point-triangle contacts between bodies",
             Self::Fluid(_) => "position-based fluid",
+            Self::Rigid(_) => "rigid bodies",
         }
     }
 }
@@ -312,8 +320,29 @@ impl BuiltScene {
                 AnyBlock::Bodies(h) => BlockKind::Bodies(&sim.block(h).kind),
                 AnyBlock::Triangles(h) => BlockKind::Triangles(&sim.block(h).kind),
                 AnyBlock::Fluid(h) => BlockKind::Fluid(&sim.block(h).kind),
+                AnyBlock::Rigid(i) => BlockKind::Rigid(
+                    sim.set::<xpbd_core::rigid::RigidBodies>(i)
+                        .expect("the handle names the rigid bodies' block"),
+                ),
             })
             .collect()
+    }
+
+    /// The rigid bodies (`None` without `[[rigid]]`).
+    pub fn rigid(&self) -> Option<&xpbd_core::rigid::RigidBodies> {
+        self.handles.iter().find_map(|h| match *h {
+            AnyBlock::Rigid(i) => self.sim.set(i),
+            _ => None,
+        })
+    }
+
+    /// The rigid bodies, mutably (to set a body's state between steps).
+    pub fn rigid_mut(&mut self) -> Option<&mut xpbd_core::rigid::RigidBodies> {
+        let i = self.handles.iter().find_map(|h| match *h {
+            AnyBlock::Rigid(i) => Some(i),
+            _ => None,
+        })?;
+        self.sim.set_mut(i)
     }
 
     /// Whether [`BuiltScene::step`] is adaptive: `[time] adaptive`, or by default whether the

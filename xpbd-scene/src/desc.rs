@@ -88,6 +88,8 @@ impl SceneDesc {
                 fluid: Vec::new(),
                 collider: Vec::new(),
                 contacts: None,
+                rigid: Vec::new(),
+                joint: Vec::new(),
                 interaction: Vec::new(),
                 output: OutputSection::default(),
             },

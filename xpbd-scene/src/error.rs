@@ -213,6 +213,18 @@ pub enum SceneError {
         /// The memory available when the scene was built (bytes).
         available: u64,
     },
+    /// A rigid body or joint the rigid-body module rejected (a degenerate inertia, an open
+    /// mesh, a bad friction or restitution).
+    #[error("{file}: {field}: {source}")]
+    Rigid {
+        /// The scene file.
+        file: PathBuf,
+        /// Which part of the scene (e.g. `rigid[1]`).
+        field: String,
+        /// The rigid-body module's error.
+        #[source]
+        source: Box<xpbd_core::rigid::RigidError>,
+    },
     /// The contact module rejected a collider or the contact settings.
     #[error("{file}: {field}: rejected by the contact module")]
     Contact {

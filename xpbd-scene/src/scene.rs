@@ -22,11 +22,13 @@ use crate::validate::{Validator, sections};
 pub mod body;
 pub mod collider;
 pub mod material;
+pub mod rigid;
 pub mod settings;
 
 pub use body::{BendingModel, ClothSpec, MeshKind, MeshSpec, RopeSpec, SoftBoxSpec};
 pub use collider::{ColliderSpec, ContactSection, ShapeSpec};
 pub use material::MaterialSpec;
+pub use rigid::{JointKindSpec, JointSpec, RigidSpec};
 pub use settings::{Format, OutputSection, SolverSection, TimeSection};
 
 /// The most `time.frames` a scene may ask for, and the reason given.
@@ -77,6 +79,12 @@ pub struct SceneDesc {
     /// Contact settings (required when there are colliders).
     #[serde(default)]
     pub contacts: Option<ContactSection>,
+    /// `[[rigid]]`: dynamic rigid bodies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rigid: Vec<RigidSpec>,
+    /// `[[joint]]`: joints between rigid bodies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joint: Vec<JointSpec>,
     /// How pairs of bodies touch (pairs with a continuum touch by default; see
     /// [`crate::interaction`]).
     #[serde(default)]
@@ -225,6 +233,7 @@ impl SceneDesc {
         sections::contacts(&mut v, self.contacts.as_ref(), !self.collider.is_empty());
         sections::continua(&mut v, &self.continuum);
         sections::fluids(&mut v, &self.fluid);
+        crate::validate::rigid::validate(&mut v, self);
         sections::has_body(&mut v, self);
         v.finish()
     }

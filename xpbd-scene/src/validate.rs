@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::error::SceneError;
 
+pub(crate) mod rigid;
 pub(crate) mod sections;
 
 /// The largest coordinate or length (m, and the largest component of any vector) a scene file

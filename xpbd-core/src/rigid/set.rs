@@ -35,7 +35,7 @@ impl RigidBodies {
     }
 
     /// The contacts of the substep starting at `time` (module docs of `contact`).
-    fn generate(&mut self, particles: &Particles<3>, time: f64, h: f64) {
+    pub(super) fn generate(&mut self, particles: &Particles<3>, time: f64, h: f64) {
         let mut out = Vec::new();
         let n = self.bodies.len();
         let reach: Vec<f64> = (0..n).map(|i| self.reach(i, h)).collect();
@@ -264,12 +264,11 @@ impl RigidBodies {
             w,
         };
         let paired = self.groups.last().map_or(0, |g| g.end);
-        for _ in 0..self.sweeps {
+        for sweep in 0..self.sweeps {
             for j in &mut self.joints {
                 j.project(sides.bodies, h);
             }
-            self.backward = !self.backward;
-            if self.backward {
+            if sweep % 2 == 1 {
                 for g in self.groups.iter().rev() {
                     contact::project_manifold(&mut self.contacts[g.clone()], &mut sides, &motion);
                 }

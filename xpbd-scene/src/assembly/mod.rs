@@ -16,6 +16,7 @@
 mod bodies;
 mod colliders;
 mod continuum;
+mod rigid;
 mod simulation;
 
 use std::ops::Range;
@@ -110,6 +111,9 @@ pub enum BlockPlan {
         /// The contact search margin (m), `[contacts] margin` or 0.
         margin: f64,
     },
+    /// The rigid bodies (`[[rigid]]`, `[[joint]]`), with the colliders they meet and the
+    /// particles they touch.
+    Rigid(Box<xpbd_core::rigid::RigidBodies>),
 }
 
 impl BlockPlan {
@@ -124,6 +128,7 @@ impl BlockPlan {
             Self::Continuum(_) => "XPBI continuum",
             Self::Fluids(_) => "position-based fluid",
             Self::Touching { .. } => "contacts between bodies",
+            Self::Rigid(_) => "rigid bodies",
         }
     }
 }
@@ -253,9 +258,16 @@ pub fn assemble(scene: SceneDesc, file: &Path) -> Result<Assembly, SceneError> {
         .map(|c| (c.members.clone(), c.settings.spacing))
         .chain(fluids.iter().map(|f| (f.members.clone(), f.spacing)))
         .collect();
-    if let Some(contacts) =
-        colliders::collider_contacts(&scene, file, &particles, &bodies, &spaced)?
-    {
+    let collider_contacts =
+        colliders::collider_contacts(&scene, file, &particles, &bodies, &spaced)?;
+    let rigid = rigid::rigid_bodies(
+        &scene,
+        file,
+        &particles,
+        &bodies,
+        collider_contacts.as_ref().map_or(&[], |c| c.colliders()),
+    )?;
+    if let Some(contacts) = collider_contacts {
         // Without a cloth or a convex collider there is no triangle contact (planes and meshes
         // are vertex contact only).
         let convex = contacts.colliders().iter().any(|c| {
@@ -282,6 +294,9 @@ pub fn assemble(scene: SceneDesc, file: &Path) -> Result<Assembly, SceneError> {
     plans.push(BlockPlan::Touching {
         margin: scene.contacts.as_ref().map_or(0.0, |c| c.margin),
     });
+    if let Some(r) = rigid {
+        plans.push(BlockPlan::Rigid(Box::new(r)));
+    }
     Ok(Assembly {
         file: file.to_path_buf(),
         particles,

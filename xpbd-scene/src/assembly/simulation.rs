@@ -91,6 +91,10 @@ impl Assembly {
                     handles.extend(touching.bodies.map(AnyBlock::Bodies));
                     handles.extend(touching.triangles.into_iter().map(AnyBlock::Triangles));
                 }
+                BlockPlan::Rigid(r) => {
+                    let index = sim.add_set(r).map_err(at("rigid"))?;
+                    handles.push(AnyBlock::Rigid(index));
+                }
             }
         }
         debug_assert_eq!(handles.len(), sim.blocks().len());

@@ -224,7 +224,7 @@ pub(crate) fn colliders(v: &mut Validator<'_>, collider: &[ColliderSpec]) {
 }
 
 /// `collider[k].shape`: the dimensions of one collider's shape; `f` makes the field path.
-fn shape(v: &mut Validator<'_>, shape: &ShapeSpec, f: &dyn Fn(&str) -> String) {
+pub(crate) fn shape(v: &mut Validator<'_>, shape: &ShapeSpec, f: &dyn Fn(&str) -> String) {
     match shape {
         ShapeSpec::Plane { normal, offset } => {
             v.finite3(&f("shape.plane.normal"), *normal);
@@ -332,9 +332,10 @@ pub(crate) fn has_body(v: &mut Validator<'_>, scene: &SceneDesc) {
         && scene.mesh.is_empty()
         && scene.continuum.is_empty()
         && scene.fluid.is_empty()
+        && scene.rigid.is_empty()
     {
         v.check_text(
-            "cloth/rope/soft_box/mesh/continuum/fluid",
+            "cloth/rope/soft_box/mesh/continuum/fluid/rigid",
             "none".into(),
             false,
             "the scene has no body",
