@@ -17,6 +17,7 @@ use xpbd_core::Vector;
 use crate::error::ExportError;
 
 #[cfg(feature = "files")]
+pub mod rigid;
 pub mod surface;
 #[cfg(feature = "files")]
 pub mod vtk;

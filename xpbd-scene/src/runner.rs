@@ -300,6 +300,7 @@ pub fn write_frame(scene: &BuiltScene, dir: &Path) -> Result<Vec<PathBuf>, Expor
         };
         written.push(path);
     }
+    written.extend(crate::export::rigid::write_rigid_frame(scene, dir)?);
     Ok(written)
 }
 

@@ -26,6 +26,7 @@ mod error;
 mod joint;
 mod mass;
 mod set;
+mod surface;
 
 pub use body::{MassProperties, RigidBody, STATE_LEN, quaternion_from_degrees, rotation_of};
 pub use error::RigidError;
@@ -100,6 +101,8 @@ pub struct RigidBodies {
     bodies: Vec<RigidBody>,
     /// Feature points (body frame) and radii per body.
     features: Vec<Vec<(Vector<3>, f64)>>,
+    /// A mesh body's triangles (indices into its features); empty for other shapes.
+    mesh_triangles: Vec<Vec<[usize; 3]>>,
     colliders: Vec<Collider<3>>,
     /// Collider poses at the end of the current substep and their displacement over it.
     collider_poses: Vec<Pose<3>>,
@@ -132,6 +135,7 @@ impl RigidBodies {
         Self {
             bodies: Vec::new(),
             features: Vec::new(),
+            mesh_triangles: Vec::new(),
             colliders: Vec::new(),
             collider_poses: Vec::new(),
             collider_motion: Vec::new(),
@@ -153,28 +157,39 @@ impl RigidBodies {
     /// Adds a body; returns its index. Its contact features come from its shape (a mesh body
     /// is added with [`RigidBodies::add_mesh_body`]).
     pub fn add_body(&mut self, body: RigidBody) -> Result<usize, RigidError> {
-        self.add_with_features(body, &[])
+        self.add_with_features(body, &[], Vec::new())
     }
 
     /// Adds a body whose shape is the signed-distance grid of a closed mesh, with the mesh's
-    /// vertices (body frame) as its contact features.
+    /// vertices (body frame) as its contact features and its triangles for drawing.
     pub fn add_mesh_body(
         &mut self,
         body: RigidBody,
         vertices: &[Vector<3>],
+        triangles: &[[usize; 3]],
     ) -> Result<usize, RigidError> {
-        self.add_with_features(body, vertices)
+        if let Some(t) = triangles
+            .iter()
+            .find(|t| t.iter().any(|&i| i >= vertices.len()))
+        {
+            return Err(RigidError::BadState {
+                reason: format!("mesh triangle {t:?} names a vertex past {}", vertices.len()),
+            });
+        }
+        self.add_with_features(body, vertices, triangles.to_vec())
     }
 
     fn add_with_features(
         &mut self,
         body: RigidBody,
         vertices: &[Vector<3>],
+        triangles: Vec<[usize; 3]>,
     ) -> Result<usize, RigidError> {
         if !body.is_finite() {
             return Err(RigidError::NonFiniteState { field: "state" });
         }
         self.features.push(contact::features(&body.shape, vertices));
+        self.mesh_triangles.push(triangles);
         self.bodies.push(body);
         Ok(self.bodies.len() - 1)
     }

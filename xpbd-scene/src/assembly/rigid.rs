@@ -46,7 +46,7 @@ pub(super) fn rigid_bodies(
     }
     for (k, spec) in scene.rigid.iter().enumerate() {
         let field = format!("rigid[{k}]");
-        let (body, features) = body_of(spec, &field, file, &folder)?;
+        let (body, mesh) = body_of(spec, &field, file, &folder)?;
         let body = body
             .moving(v3(spec.velocity), v3(spec.angular_velocity))
             .and_then(|b| {
@@ -55,8 +55,8 @@ pub(super) fn rigid_bodies(
                     .and_then(|f| b.with_contact(f, spec.restitution))
             })
             .map_err(rigid_err(field.clone()))?;
-        match features {
-            Some(vertices) => set.add_mesh_body(body, &vertices),
+        match mesh {
+            Some((vertices, triangles)) => set.add_mesh_body(body, &vertices, &triangles),
             None => set.add_body(body),
         }
         .map_err(rigid_err(field))?;
@@ -127,13 +127,17 @@ pub(super) fn rigid_bodies(
 /// Interpenetration a scene may start with (m): contact to rounding.
 const OVERLAP_TOLERANCE: f64 = 1e-9;
 
-/// A rigid body of `spec` at its pose (and, for a mesh, its vertices in the body frame).
+/// A mesh body's vertices (body frame) and triangles.
+type BodyMesh = (Vec<Vector<3>>, Vec<[usize; 3]>);
+
+/// A rigid body of `spec` at its pose (and, for a mesh, its vertices in the body frame and its
+/// triangles).
 fn body_of(
     spec: &RigidSpec,
     field: &str,
     file: &Path,
     folder: &Path,
-) -> Result<(RigidBody, Option<Vec<Vector<3>>>), SceneError> {
+) -> Result<(RigidBody, Option<BodyMesh>), SceneError> {
     let rigid_err = |f: String| {
         let file = file.to_path_buf();
         move |source| SceneError::Rigid {
@@ -193,7 +197,7 @@ fn body_of(
             let body = RigidBody::new(Shape::Sdf(std::sync::Arc::new(grid)), mass)
                 .and_then(|b| b.at(centre, q * axes))
                 .map_err(rigid_err(field.to_string()))?;
-            return Ok((body, Some(body_vertices)));
+            return Ok((body, Some((body_vertices, mesh.triangles))));
         }
         ShapeSpec::Plane { .. } => {
             return Err(SceneError::InvalidValue {
