@@ -435,3 +435,137 @@ fn a_failed_step_rolls_the_bodies_back() {
     }
     assert!(failed, "no step failed");
 }
+
+/// A chain of particles (distance constraints) tied to a box moving at 1 m/s, no gravity: the
+/// box drags the chain along and the total momentum of box and chain is conserved.
+#[test]
+fn a_box_drags_the_rope_tied_to_it_and_momentum_is_conserved() {
+    use xpbd_core::constraint::DistanceConstraints;
+    let mut p = Particles::<3>::new();
+    let links = 10;
+    for k in 0..=links {
+        p.push(
+            Vector::<3>::new(-0.1 - 0.05 * k as f64, 0.0, 0.0),
+            1.0 / 0.02,
+        );
+    }
+    let mut d = DistanceConstraints::new();
+    for k in 0..links {
+        d.add(&p, k, k + 1, 0.0).unwrap();
+    }
+    let mut set = RigidBodies::new(Vector::<3>::zeros());
+    let crate_ = RigidBody::solid(
+        Shape::Box {
+            half_extents: Vector::<3>::repeat(0.1),
+        },
+        300.0,
+    )
+    .unwrap()
+    .moving(Vector::<3>::new(1.0, 0.0, 0.0), Vector::<3>::zeros())
+    .unwrap();
+    let b = set.add_body(crate_).unwrap();
+    // The rope's first particle is tied to the middle of the box's −x face.
+    set.attach(b, Vector::<3>::new(-0.1, 0.0, 0.0), 0, 0.0)
+        .unwrap();
+    let s = SolverSettings {
+        gravity: Vector::<3>::zeros(),
+        substeps: 20,
+        ..SolverSettings::default()
+    };
+    let mut sim = Simulation::new(p, s).unwrap();
+    sim.add_constraints(d).unwrap();
+    let id = sim.add_set(Box::new(set)).unwrap();
+    let m0 = total_momentum(&sim, id);
+    for _ in 0..60 {
+        sim.step(1.0 / 60.0).unwrap();
+    }
+    let m1 = total_momentum(&sim, id);
+    assert!((m1 - m0).norm() < 1e-9 * m0.norm(), "{m0:?} → {m1:?}");
+    let rope_v: f64 = sim.particles().v.iter().map(|v| v.x).sum::<f64>() / (links + 1) as f64;
+    let box_v = rigid(&sim, id).body(0).v.x;
+    // Dragged along: the taut rope moves with the box, which slowed down to share its momentum.
+    assert!(
+        (rope_v - box_v).abs() < 0.02 && box_v < 0.99,
+        "rope {rope_v}, box {box_v}"
+    );
+    let tie = rigid(&sim, id)
+        .body(0)
+        .pose()
+        .to_world(&Vector::<3>::new(-0.1, 0.0, 0.0));
+    assert!((tie - sim.particles().x[0]).norm() < 1e-6, "the knot holds");
+}
+
+/// A cloth-like sheet of particles thrown at a free box in free space pushes it along: they
+/// exchange momentum both ways and conserve it, and no particle ends inside the box.
+#[test]
+fn a_falling_sheet_pushes_a_free_box() {
+    use xpbd_core::constraint::DistanceConstraints;
+    let mut p = Particles::<3>::new();
+    let n = 12;
+    let d = 0.03;
+    for i in 0..n {
+        for j in 0..n {
+            // Off-centre over the box and moving down and sideways.
+            p.push(
+                Vector::<3>::new(0.05 + d * i as f64 - 0.15, d * j as f64 - 0.15, 0.15),
+                1.0 / 0.01,
+            );
+        }
+    }
+    let mut c = DistanceConstraints::new();
+    for i in 0..n {
+        for j in 0..n {
+            let k = i * n + j;
+            if i + 1 < n {
+                c.add(&p, k, k + n, 1e-6).unwrap();
+            }
+            if j + 1 < n {
+                c.add(&p, k, k + 1, 1e-6).unwrap();
+            }
+        }
+    }
+    for v in &mut p.v {
+        *v = Vector::<3>::new(0.5, 0.0, -2.0);
+    }
+    let mut set = RigidBodies::new(Vector::<3>::zeros());
+    let b = RigidBody::solid(
+        Shape::Box {
+            half_extents: Vector::<3>::repeat(0.08),
+        },
+        200.0,
+    )
+    .unwrap()
+    .with_contact(Friction::coulomb(0.5).unwrap(), 0.0)
+    .unwrap();
+    set.add_body(b).unwrap();
+    let members: Vec<u32> = (0..(n * n) as u32).collect();
+    let radii = vec![0.005; members.len()];
+    set.couple_particles(members, radii).unwrap();
+    let s = SolverSettings {
+        gravity: Vector::<3>::zeros(),
+        substeps: 20,
+        ..SolverSettings::default()
+    };
+    let mut sim = Simulation::new(p, s).unwrap();
+    sim.add_constraints(c).unwrap();
+    let id = sim.add_set(Box::new(set)).unwrap();
+    let m0 = total_momentum(&sim, id);
+    for _ in 0..30 {
+        sim.step(1.0 / 60.0).unwrap();
+    }
+    let m1 = total_momentum(&sim, id);
+    assert!((m1 - m0).norm() < 1e-9 * m0.norm(), "{m0:?} → {m1:?}");
+    let v = rigid(&sim, id).body(0).v;
+    assert!(
+        v.z < -0.1 && v.x > 0.01,
+        "the box was pushed down and along: {v:?}"
+    );
+    // No particle passed into the box.
+    let body = rigid(&sim, id).body(0);
+    for x in &sim.particles().x {
+        assert!(
+            body.shape.signed_distance(&body.pose(), x).0 > 0.0,
+            "{x:?} inside"
+        );
+    }
+}

@@ -90,6 +90,7 @@ impl SceneDesc {
                 contacts: None,
                 rigid: Vec::new(),
                 joint: Vec::new(),
+                attachment: Vec::new(),
                 interaction: Vec::new(),
                 output: OutputSection::default(),
             },

@@ -28,7 +28,7 @@ pub mod settings;
 pub use body::{BendingModel, ClothSpec, MeshKind, MeshSpec, RopeSpec, SoftBoxSpec};
 pub use collider::{ColliderSpec, ContactSection, ShapeSpec};
 pub use material::MaterialSpec;
-pub use rigid::{JointKindSpec, JointSpec, RigidSpec};
+pub use rigid::{AttachmentSpec, JointKindSpec, JointSpec, RigidSpec};
 pub use settings::{Format, OutputSection, SolverSection, TimeSection};
 
 /// The most `time.frames` a scene may ask for, and the reason given.
@@ -85,6 +85,9 @@ pub struct SceneDesc {
     /// `[[joint]]`: joints between rigid bodies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joint: Vec<JointSpec>,
+    /// `[[attachment]]`: particles tied to rigid bodies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachment: Vec<AttachmentSpec>,
     /// How pairs of bodies touch (pairs with a continuum touch by default; see
     /// [`crate::interaction`]).
     #[serde(default)]

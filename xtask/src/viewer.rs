@@ -26,6 +26,8 @@ pub const CONTINUUM_COLOURS: [u32; 4] = [0xd09a3a, 0x68a8e0, 0xb0503a, 0x8a9a30]
 
 /// Colours of the fluids, in body order: water blues.
 pub const FLUID_COLOURS: [u32; 2] = [0x2a7fd4, 0x1fb0c0];
+/// Rigid bodies, greys and a dark red.
+pub const RIGID_COLOURS: [u32; 3] = [0x707070, 0x9a3030, 0x4a4a58];
 
 /// `cargo xtask view DIR [--color-by body|FIELD] [--frame K] [--screenshot PNG]`.
 #[derive(Args, Debug)]
@@ -122,6 +124,39 @@ fn load_field(path: &Path, field: &str, n: usize) -> Result<Vec<f64>> {
     Ok(values)
 }
 
+/// For each frame of `frames`, the `rigid_NNNNN.vtk` the manifest lists with it (a run with
+/// rigid bodies writes one per frame), or `None`.
+fn rigid_files(
+    dir: &Path,
+    manifest: &RunManifest,
+    frames: &[(usize, PathBuf)],
+) -> Vec<Option<PathBuf>> {
+    frames
+        .iter()
+        .map(|(frame, _)| {
+            let want = format!("rigid_{frame:05}.vtk");
+            manifest
+                .written
+                .iter()
+                .find(|w| w.frame == *frame)
+                .and_then(|w| w.files.iter().find(|f| **f == want))
+                .map(|f| dir.join(f))
+        })
+        .collect()
+}
+
+/// The body names of a pose table (`rigid_NNNNN.csv`, first column), in body order.
+fn rigid_names(csv: &Path) -> Vec<String> {
+    std::fs::read_to_string(csv)
+        .map(|t| {
+            t.lines()
+                .skip(1)
+                .filter_map(|l| l.split(',').next().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The frames DIR's run manifest (DIR/run.json, written by `cargo xtask run`) lists, as
 /// (simulation frame, path), VTK if the run wrote VTK, else PLY. Frame files that the
 /// manifest does not list (left by an earlier run) are not returned; a folder without a
@@ -174,7 +209,17 @@ pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
         ..Topology::default()
     };
     let surface = topo.surface_triangles();
-    let triangles: Vec<usize> = surface.iter().flatten().copied().collect();
+    let mut triangles: Vec<usize> = surface.iter().flatten().copied().collect();
+    // Rigid bodies: each frame's `rigid_NNNNN.vtk` surfaces drawn after the particles.
+    let rigid_frames = rigid_files(dir, &manifest, &frames);
+    let rigid_first = match rigid_frames.first() {
+        Some(Some(p)) => Some(load_frame(p)?),
+        _ => None,
+    };
+    let n_rigid = rigid_first.as_ref().map_or(0, |m| m.vertices.len());
+    if let Some(r) = &rigid_first {
+        triangles.extend(r.triangles.iter().flatten().map(|&i| i + n));
+    }
     let segments: Vec<usize> = mesh.segments.iter().flatten().copied().collect();
     // Sphere radius and colour per particle, from the manifest's bodies (XPBD bodies and
     // continua in two palettes); particles of no listed body get a radius from the extent of
@@ -187,8 +232,8 @@ pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
         |(lo, hi), v| (lo.inf(v), hi.sup(v)),
     );
     let fallback = 0.004 * (hi - lo).norm().max(1e-6);
-    let mut radius = vec![fallback as f32; n];
-    let mut body_colour = vec![STRUCTURE_COLOURS[0]; n];
+    let mut radius = vec![fallback as f32; n + n_rigid];
+    let mut body_colour = vec![STRUCTURE_COLOURS[0]; n + n_rigid];
     let mut legend = Vec::new();
     let (mut structures, mut continua, mut fluids) = (0, 0, 0);
     for b in &manifest.bodies {
@@ -208,14 +253,26 @@ pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
         }
         legend.push(serde_json::json!({ "name": b.name, "color": hex(colour) }));
     }
-    let mut in_surface = vec![false; n];
-    surface.iter().flatten().for_each(|&i| in_surface[i] = true);
+    if let (Some(Some(path)), Some(r)) = (rigid_frames.first(), &rigid_first) {
+        let ids = load_field(path, "material_id", n_rigid)?;
+        let names = rigid_names(&path.with_extension("csv"));
+        for (k, name) in names.iter().enumerate() {
+            let colour = RIGID_COLOURS[k % RIGID_COLOURS.len()];
+            legend.push(serde_json::json!({ "name": name, "color": hex(colour) }));
+        }
+        for (i, id) in ids.iter().enumerate() {
+            body_colour[n + i] = RIGID_COLOURS[*id as usize % RIGID_COLOURS.len()];
+        }
+        debug_assert_eq!(r.vertices.len(), n_rigid);
+    }
+    let mut in_surface = vec![false; n + n_rigid];
+    triangles.iter().for_each(|&i| in_surface[i] = true);
     let free: Vec<usize> = (0..n).filter(|&i| !in_surface[i]).collect();
     let by_field = color_by != "body";
     let mut json_frames = Vec::new();
     let mut all_values = Vec::new();
-    for (index, path) in &frames {
-        let m = load_frame(path)?;
+    for (k, (index, path)) in frames.iter().enumerate() {
+        let mut m = load_frame(path)?;
         if m.vertices.len() != n {
             bail!(
                 "{}: {} points, the first frame has {}",
@@ -223,6 +280,18 @@ pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
                 m.vertices.len(),
                 n
             );
+        }
+        if n_rigid > 0 {
+            match rigid_frames.get(k) {
+                Some(Some(r)) => {
+                    let r = load_frame(r)?;
+                    if r.vertices.len() != n_rigid {
+                        bail!("{}: rigid surfaces changed size", path.display());
+                    }
+                    m.vertices.extend(r.vertices);
+                }
+                _ => bail!("{}: no rigid_*.vtk beside it", path.display()),
+            }
         }
         // f32 is what WebGL draws, and keeps the page small. `t` is the simulation frame number.
         let x: Vec<f32> = m
@@ -234,7 +303,12 @@ pub fn write_page(dir: &Path, color_by: &str) -> Result<PathBuf> {
         if by_field {
             let s = load_field(path, color_by, n)?;
             all_values.extend_from_slice(&s);
-            let s: Vec<f32> = s.iter().map(|&v| v as f32).collect();
+            // Rigid bodies carry no particle field: drawn at the low end of the ramp.
+            let low = s.iter().copied().fold(f64::INFINITY, f64::min);
+            let s: Vec<f32> = (s.iter().copied())
+                .chain(std::iter::repeat_n(low, n_rigid))
+                .map(|v| v as f32)
+                .collect();
             frame["s"] = serde_json::json!(s);
         }
         json_frames.push(frame);

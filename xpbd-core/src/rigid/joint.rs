@@ -391,3 +391,49 @@ fn wrap(a: f64) -> f64 {
     }
     a
 }
+
+/// A particle tied to a material point of a rigid body ([`super::RigidBodies::attach`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Attachment {
+    pub body: usize,
+    /// The point in the body frame.
+    pub local: Vector<3>,
+    pub particle: u32,
+    pub compliance: f64,
+    /// Accumulated multiplier of the substep.
+    pub lambda: Vector<3>,
+}
+
+impl Attachment {
+    /// `C = p_body − x_p = 0`, solved as a 3×3 block: `Δp = −(K + α̃ 𝟙)⁻¹ (C + α̃ λ)` with
+    /// `K = 𝟙/m − [r]× I⁻¹ [r]× + w_p 𝟙`; the body gets `+Δp` at its point, the particle
+    /// `−w_p Δp`.
+    pub(crate) fn project(
+        &mut self,
+        bodies: &mut [RigidBody],
+        x: &mut [Vector<3>],
+        w: &[f64],
+        h: f64,
+    ) {
+        let i = self.particle as usize;
+        let body = &bodies[self.body];
+        let p = body.pose().to_world(&self.local);
+        let c = p - x[i];
+        if c == Vector::<3>::zeros() {
+            return;
+        }
+        let alpha = self.compliance / (h * h);
+        let r = p - body.x;
+        let rx = r.cross_matrix();
+        let rot = body.rotation();
+        let inv_i = rot * nalgebra::Matrix3::from_diagonal(&body.inv_inertia) * rot.transpose();
+        let k = nalgebra::Matrix3::identity() * (body.inv_mass + w[i] + alpha) - rx * inv_i * rx;
+        let Some(k_inv) = k.try_inverse() else {
+            return;
+        };
+        let dp = -(k_inv * (c + self.lambda * alpha));
+        self.lambda += dp;
+        bodies[self.body].apply_positional(&dp, &r);
+        x[i] -= dp * w[i];
+    }
+}

@@ -108,6 +108,7 @@ pub struct RigidBodies {
     collider_poses: Vec<Pose<3>>,
     collider_motion: Vec<Vector<3>>,
     joints: Vec<Joint>,
+    attachments: Vec<joint::Attachment>,
     gravity: Vector<3>,
     /// Coupled particles and their contact radii.
     members: Vec<u32>,
@@ -140,6 +141,7 @@ impl RigidBodies {
             collider_poses: Vec::new(),
             collider_motion: Vec::new(),
             joints: Vec::new(),
+            attachments: Vec::new(),
             gravity,
             members: Vec::new(),
             radii: Vec::new(),
@@ -221,6 +223,40 @@ impl RigidBodies {
         joint.validate(self.bodies.len())?;
         self.joints.push(joint);
         Ok(self.joints.len() - 1)
+    }
+
+    /// Ties particle `particle` to the material point `local` (body frame) of body `body`
+    /// with compliance α (m/N; 0 = rigid): a rope tied to a crate, a flag on a pole. The three
+    /// constraints `p_body − x_particle = 0` are solved together, both ways (the 3×3 block of
+    /// `Joint`'s anchors, with the particle's inverse mass added).
+    pub fn attach(
+        &mut self,
+        body: usize,
+        local: Vector<3>,
+        particle: usize,
+        compliance: f64,
+    ) -> Result<usize, RigidError> {
+        if body >= self.bodies.len() {
+            return Err(RigidError::UnknownBody {
+                body,
+                len: self.bodies.len(),
+            });
+        }
+        if !(compliance.is_finite() && compliance >= 0.0) || local.iter().any(|c| !c.is_finite()) {
+            return Err(RigidError::BadJoint {
+                field: "attachment compliance",
+                value: compliance,
+                reason: "must be finite and >= 0, with a finite anchor",
+            });
+        }
+        self.attachments.push(joint::Attachment {
+            body,
+            local,
+            particle: particle as u32,
+            compliance,
+            lambda: Vector::<3>::zeros(),
+        });
+        Ok(self.attachments.len() - 1)
     }
 
     /// Couples particles `members` (contact radius `radii[k]` each) with every body, both

@@ -268,6 +268,9 @@ impl RigidBodies {
             for j in &mut self.joints {
                 j.project(sides.bodies, h);
             }
+            for a in &mut self.attachments {
+                a.project(sides.bodies, sides.x, sides.w, h);
+            }
             if sweep % 2 == 1 {
                 for g in self.groups.iter().rev() {
                     contact::project_manifold(&mut self.contacts[g.clone()], &mut sides, &motion);
@@ -339,7 +342,13 @@ impl ConstraintSet<3> for RigidBodies {
     }
 
     fn validate(&self, n_particles: usize) -> Result<(), BuildError> {
-        if let Some(&p) = self.members.iter().find(|&&p| p as usize >= n_particles) {
+        let attached = self.attachments.iter().map(|a| &a.particle);
+        if let Some(&p) = self
+            .members
+            .iter()
+            .chain(attached)
+            .find(|&&p| p as usize >= n_particles)
+        {
             return Err(BuildError::InvalidGeometry(
                 super::RigidError::UnknownParticle {
                     particle: p as usize,
@@ -383,6 +392,9 @@ impl ConstraintSet<3> for RigidBodies {
         }
         for j in &mut self.joints {
             j.begin_substep(&self.bodies);
+        }
+        for a in &mut self.attachments {
+            a.lambda = Vector::<3>::zeros();
         }
     }
 
@@ -480,7 +492,11 @@ impl ConstraintSet<3> for RigidBodies {
         let mut xs = x.to_vec();
         self.sweep(&mut xs, x_prev, w);
         self.pending.clear();
-        for &p in &self.members {
+        let attached: Vec<u32> = self.attachments.iter().map(|a| a.particle).collect();
+        let mut touched: Vec<u32> = self.members.iter().copied().chain(attached).collect();
+        touched.sort_unstable();
+        touched.dedup();
+        for &p in &touched {
             let d = xs[p as usize] - x[p as usize];
             if d != Vector::<3>::zeros() {
                 self.pending.push((p, d));

@@ -104,10 +104,46 @@ pub(super) fn rigid_bodies(
             .with_compliance(j.compliance);
         set.add_joint(joint).map_err(rigid_err(field))?;
     }
+    for (k, a) in scene.attachment.iter().enumerate() {
+        let field = format!("attachment[{k}]");
+        let r = index(&a.rigid);
+        let Some(body) = bodies.iter().find(|b| b.name == a.body) else {
+            continue; // validated: names a body
+        };
+        for &i in &a.particles {
+            let Some(p) = body.particles.clone().nth(i) else {
+                return Err(SceneError::InvalidValue {
+                    file: file.to_path_buf(),
+                    line: 0,
+                    field: format!("{field}.particles"),
+                    value: format!(
+                        "{i} (body {:?} has {} particles)",
+                        a.body,
+                        body.particles.len()
+                    ),
+                    reason: "each index must name a particle of the body",
+                });
+            };
+            let local = set.body(r).pose().to_local(&particles.x[p]);
+            set.attach(r, local, p, a.compliance)
+                .map_err(rigid_err(field.clone()))?;
+        }
+    }
+    // A tied particle is held by its attachment, not pushed off the body it is tied to.
+    let tied: std::collections::BTreeSet<usize> = scene
+        .attachment
+        .iter()
+        .flat_map(|a| {
+            let body = bodies.iter().find(|b| b.name == a.body);
+            a.particles
+                .iter()
+                .filter_map(move |&i| body.and_then(|b| b.particles.clone().nth(i)))
+        })
+        .collect();
     let mut members = Vec::new();
     let mut radii = Vec::new();
     for b in bodies {
-        for p in b.particles.clone() {
+        for p in b.particles.clone().filter(|p| !tied.contains(p)) {
             members.push(p as u32);
             radii.push(b.radius);
         }

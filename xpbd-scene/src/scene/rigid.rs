@@ -21,6 +21,15 @@
 //! motor = 3.0               # driven speed of b relative to a about the axis (rad/s)
 //! ```
 //!
+//! A rope or cloth is tied to a rigid body by `[[attachment]]`:
+//!
+//! ```toml
+//! [[attachment]]
+//! rigid = "crate"
+//! body = "rope"      # any particle body
+//! particles = [0]    # indices within that body; each is tied where it is at the start
+//! ```
+//!
 //! Rigid bodies touch every body's particles (both ways, in the same iterations), every
 //! collider and each other.
 
@@ -121,6 +130,21 @@ pub struct JointSpec {
     /// `distance` only: the rest distance (m; default: the anchors' distance at the start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rest: Option<f64>,
+    /// Compliance α (m/N; 0 = rigid).
+    #[serde(default)]
+    pub compliance: f64,
+}
+
+/// `[[attachment]]`: particles of a body tied to a rigid body where they are at the start.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttachmentSpec {
+    /// The rigid body's name.
+    pub rigid: String,
+    /// The particle body's name (a cloth, rope, soft body, continuum or fluid).
+    pub body: String,
+    /// Indices of the tied particles within that body.
+    pub particles: Vec<usize>,
     /// Compliance α (m/N; 0 = rigid).
     #[serde(default)]
     pub compliance: f64,

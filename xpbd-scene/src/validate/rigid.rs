@@ -71,6 +71,28 @@ pub(crate) fn validate(v: &mut Validator<'_>, scene: &SceneDesc) {
             "must lie in [0, 1]",
         );
     }
+    for (k, a) in scene.attachment.iter().enumerate() {
+        let f = |s: &str| format!("attachment[{k}].{s}");
+        v.check_text(
+            &f("rigid"),
+            format!("{:?}", a.rigid),
+            names.contains(&a.rigid),
+            "must name a [[rigid]] body",
+        );
+        v.check_text(
+            &f("body"),
+            format!("{:?}", a.body),
+            others.contains(&a.body),
+            "must name a cloth, rope, soft body, mesh, continuum or fluid",
+        );
+        v.check_text(
+            &f("particles"),
+            "[]".into(),
+            !a.particles.is_empty(),
+            "must list at least one particle",
+        );
+        v.non_negative(&f("compliance"), a.compliance);
+    }
     for (k, j) in scene.joint.iter().enumerate() {
         let f = |s: &str| format!("joint[{k}].{s}");
         for (field, name) in j.a.iter().map(|a| ("a", a)).chain([("b", &j.b)]) {

@@ -1,7 +1,7 @@
 //! The gallery of coupled scenes: each scene file is run through the same runner as
 //! `cargo xtask run`, its frames are played by the viewer's own three.js page
 //! (`cargo xtask view`) and rendered by headless Chromium: shaded spheres for the grains, a
-//! shaded surface for cloth, coloured by body and by a per-particle field.
+//! shaded surface for cloth and rigid bodies, coloured by body and by a per-particle field.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -15,7 +15,7 @@ use xpbd_scene::{SceneDesc, build_scene};
 use crate::viewer::{CHROMIUM, screenshot, write_page};
 
 /// A gallery scene: its file (in `scenes/`) and the field its last picture is coloured by.
-const SCENES: [(&str, &str); 8] = [
+const SCENES: [(&str, &str); 10] = [
     ("sand_hammock", "hardening"),
     ("cloth_on_sand_heap", "hardening"),
     ("snowball_into_sand", "hardening"),
@@ -24,6 +24,8 @@ const SCENES: [(&str, &str); 8] = [
     ("dam_break", "pressure"),
     ("water_hammock", "pressure"),
     ("sand_dam_breach", "speed"),
+    ("stone_into_sand", "speed"),
+    ("crate_on_sand", "hardening"),
 ];
 
 /// Frames a quick-tier gallery scene runs to: its start only.
@@ -135,7 +137,7 @@ pub fn write_gallery_section(m: &mut String, rows: &[GalleryScene], quick: bool)
     let _ = writeln!(m, "## Gallery: bodies touching bodies\n");
     let _ = writeln!(
         m,
-        "Each scene file is run by the same runner as `cargo xtask run`, played by the viewer's three.js page (`cargo xtask view DIR`, open `gallery/NAME/index.html`) and rendered in headless Chromium: grains as shaded spheres of their contact radius, cloth as a shaded surface, coloured by body (legend at the top left), the last picture by a per-particle field (ramp from its 1st to 99th percentile).{}\n",
+        "Each scene file is run by the same runner as `cargo xtask run`, played by the viewer's three.js page (`cargo xtask view DIR`, open `gallery/NAME/index.html`) and rendered in headless Chromium: grains as shaded spheres of their contact radius, cloth and rigid bodies as shaded surfaces, coloured by body (legend at the top left), the last picture by a per-particle field (ramp from its 1st to 99th percentile).{}\n",
         if quick {
             " Quick tier: the first frame of each scene only; the full tier runs them to the end."
         } else {
