@@ -386,12 +386,13 @@ impl ConstraintSet<3> for RigidBodies {
             self.collider_poses[k] = end;
         }
         self.generate(particles, ctx.time, ctx.h);
+        // The hinge angle a motor advances from is the substep's start, before the prediction.
+        for j in &mut self.joints {
+            j.begin_substep(&self.bodies);
+        }
         let g = self.gravity;
         for b in &mut self.bodies {
             b.predict(ctx.h, &g);
-        }
-        for j in &mut self.joints {
-            j.begin_substep(&self.bodies);
         }
         for a in &mut self.attachments {
             a.lambda = Vector::<3>::zeros();

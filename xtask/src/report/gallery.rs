@@ -15,7 +15,7 @@ use xpbd_scene::{SceneDesc, build_scene};
 use crate::viewer::{CHROMIUM, screenshot, write_page};
 
 /// A gallery scene: its file (in `scenes/`) and the field its last picture is coloured by.
-const SCENES: [(&str, &str); 10] = [
+const SCENES: [(&str, &str); 12] = [
     ("sand_hammock", "hardening"),
     ("cloth_on_sand_heap", "hardening"),
     ("snowball_into_sand", "hardening"),
@@ -26,6 +26,8 @@ const SCENES: [(&str, &str); 10] = [
     ("sand_dam_breach", "speed"),
     ("stone_into_sand", "speed"),
     ("crate_on_sand", "hardening"),
+    ("sand_cart", "speed"),
+    ("cloth_over_crate", "speed"),
 ];
 
 /// Frames a quick-tier gallery scene runs to: its start only.
