@@ -88,6 +88,24 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 0.1)]
         seconds: f64,
     },
+    /// Rigid spheres (radius 2 cm, granite) dropped at 1 m/s onto a sand bed of about N
+    /// particles (spacing 1 cm, 10 cm deep, Drucker–Prager sand, 10 iterations): µs per step
+    /// and the share of the step spent in the rigid bodies' block (their contact search,
+    /// prediction, projections and velocity pass), with the step's breakdown by block.
+    Rigid {
+        /// Sand particles (about).
+        #[arg(long, default_value_t = 100_000)]
+        particles: usize,
+        /// Rigid spheres.
+        #[arg(long, default_value_t = 100)]
+        bodies: usize,
+        /// Steps to time.
+        #[arg(long, default_value_t = 5)]
+        steps: usize,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// A scene of touching bodies (default: sand poured into a cloth hammock,
     /// scenes/sand_hammock.toml), run twice in one process: with its bodies touching, and
     /// with every pair's contact off (colliders only; the sand falls through onto the
@@ -108,6 +126,22 @@ pub enum BenchCommand {
 
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
+        BenchCommand::Rigid {
+            particles,
+            bodies,
+            steps,
+            threads,
+        } => {
+            if particles < 40 || bodies == 0 || steps == 0 {
+                bail!(
+                    "--particles must be at least 40, --bodies and --steps at least 1 \
+                     (got {particles}, {bodies}, {steps})"
+                );
+            }
+            let line = crate::bench_rigid::bench_rigid(particles, bodies, steps, threads)?;
+            println!("{}", serde_json::to_string(&line)?);
+            Ok(())
+        }
         BenchCommand::Pbf {
             particles,
             threads,

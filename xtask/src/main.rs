@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod bench_coupled;
 mod bench_pbf;
+mod bench_rigid;
 mod cantilever;
 mod collapse;
 mod convergence;
