@@ -31,6 +31,12 @@ fn state_hash(s: &BuiltScene) -> u64 {
             fnv(&mut h, c.to_bits());
         }
     }
+    // Rigid bodies' state (x, q, v, ω), when the scene has them.
+    for b in s.rigid().map_or(&[][..], |r| r.bodies()) {
+        for c in b.state() {
+            fnv(&mut h, c.to_bits());
+        }
+    }
     h
 }
 
