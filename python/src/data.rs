@@ -130,6 +130,28 @@ impl Scene {
         cells(py, &local)
     }
 
+    /// The rigid bodies' names (``[[rigid]]`` ``name``, else ``rigid[k]``), in the order of
+    /// the rows of ``rigid_states()``; empty without rigid bodies.
+    fn rigid_names(&self) -> Vec<String> {
+        let n = self.built.rigid().map_or(0, |r| r.bodies().len());
+        (0..n)
+            .map(|k| {
+                (self.built.scene.rigid.get(k).and_then(|r| r.name.clone()))
+                    .unwrap_or_else(|| format!("rigid[{k}]"))
+            })
+            .collect()
+    }
+
+    /// The rigid bodies' state as a float64 array of shape (k, 13), one row per body in the
+    /// order of ``rigid_names()``: centre of mass x, y, z (m), orientation quaternion qw, qx,
+    /// qy, qz (body → world), velocity vx, vy, vz (m/s), angular velocity wx, wy, wz (rad/s,
+    /// world axes). A copy; (0, 13) without rigid bodies.
+    fn rigid_states<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let bodies = self.built.rigid().map_or(&[][..], |r| r.bodies());
+        let flat: Vec<f64> = bodies.iter().flat_map(|b| b.state()).collect();
+        PyArray1::from_vec(py, flat).reshape([bodies.len(), xpbd_core::rigid::STATE_LEN])
+    }
+
     /// The material names (sorted, as in ``[materials]``); ``material_id`` indexes them.
     fn material_names(&self) -> Vec<String> {
         self.built.topology.material_names.clone()

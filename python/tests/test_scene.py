@@ -148,3 +148,24 @@ def test_step_error_keeps_last_completed_step():
     replay.step(k)
     assert replay.positions().tobytes() == s.positions().tobytes()
     assert replay.velocities().tobytes() == s.velocities().tobytes()
+
+
+def test_rigid_states_follow_the_scene():
+    """A rigid stone thrown into sand: its row starts at the scene file's centre and velocity,
+    unit quaternion, and falls under gravity (free fall before it reaches the sand)."""
+    s = xpbd.Scene.from_file(scene_path("stone_into_sand"))
+    assert s.rigid_names() == ["stone"]
+    st = s.rigid_states()
+    assert st.shape == (1, 13) and st.dtype == np.float64
+    np.testing.assert_array_equal(st[0, 0:3], [0.0, 0.0, 0.14])
+    np.testing.assert_array_equal(st[0, 7:10], [0.5, 0.0, -3.0])
+    assert abs(np.linalg.norm(st[0, 3:7]) - 1.0) < 1e-12
+    s.step()
+    after = s.rigid_states()[0]
+    dt = 0.004
+    # Free fall before it reaches the sand: v_z = v0_z − g dt.
+    assert abs(after[9] - (-3.0 - 9.81 * dt)) < 1e-9
+    assert after[2] < 0.14
+    # A scene without rigid bodies has none.
+    chain = xpbd.Scene.from_file(scene_path("hanging_chain"))
+    assert chain.rigid_names() == [] and chain.rigid_states().shape == (0, 13)

@@ -165,6 +165,14 @@ class Scene:
         """The triangles of the body named ``body`` (a cloth's triangles, or a soft body's
         boundary faces; none for ropes, continua and fluids) as an int64 array of shape
         (m, 3) of indices into ``positions(body)``. ``KeyError`` for an unknown name."""
+    def rigid_names(self) -> List[str]:
+        """The rigid bodies' names (``[[rigid]]`` ``name``, else ``rigid[k]``), in the order of
+        the rows of ``rigid_states()``; empty without rigid bodies."""
+    def rigid_states(self) -> npt.NDArray[np.float64]:
+        """The rigid bodies' state as a float64 array of shape (k, 13), one row per body in the
+        order of ``rigid_names()``: centre of mass x, y, z (m), orientation quaternion qw, qx,
+        qy, qz (body → world), velocity vx, vy, vz (m/s), angular velocity wx, wy, wz (rad/s,
+        world axes). A copy; (0, 13) without rigid bodies."""
     def material_names(self) -> List[str]:
         """The material names (sorted, as in ``[materials]``); ``material_id`` indexes
         them."""
