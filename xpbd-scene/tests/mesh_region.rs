@@ -38,75 +38,11 @@ fn cube(min: [f64; 3], max: [f64; 3]) -> Mesh {
 }
 
 /// The icosahedron subdivided `levels` times (20·4^levels triangles), projected onto the
-/// sphere of `radius` about `center`, triangles facing outwards.
+/// sphere of `radius` about `center`, triangles facing outwards (the builders' icosphere).
 fn icosphere(center: [f64; 3], radius: f64, levels: usize) -> Mesh {
-    let g = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut v: Vec<Vector<3>> = [
-        [-1.0, g, 0.0],
-        [1.0, g, 0.0],
-        [-1.0, -g, 0.0],
-        [1.0, -g, 0.0],
-        [0.0, -1.0, g],
-        [0.0, 1.0, g],
-        [0.0, -1.0, -g],
-        [0.0, 1.0, -g],
-        [g, 0.0, -1.0],
-        [g, 0.0, 1.0],
-        [-g, 0.0, -1.0],
-        [-g, 0.0, 1.0],
-    ]
-    .iter()
-    .map(|p| Vector::<3>::new(p[0], p[1], p[2]).normalize())
-    .collect();
-    let mut t: Vec<[usize; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid = std::collections::HashMap::new();
-        let mut midpoint = |a: usize, b: usize, v: &mut Vec<Vector<3>>| {
-            *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                v.push(((v[a] + v[b]) / 2.0).normalize());
-                v.len() - 1
-            })
-        };
-        let mut next = Vec::with_capacity(4 * t.len());
-        for &[a, b, c] in &t {
-            let (ab, bc, ca) = (
-                midpoint(a, b, &mut v),
-                midpoint(b, c, &mut v),
-                midpoint(c, a, &mut v),
-            );
-            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
-        }
-        t = next;
-    }
-    for tri in &mut t {
-        let [a, b, c] = tri.map(|i| v[i]);
-        if (b - a).cross(&(c - a)).dot(&(a + b + c)) < 0.0 {
-            tri.swap(1, 2);
-        }
-    }
-    let c = Vector::<3>::from(center);
-    (v.iter().map(|p| c + p * radius).collect(), t)
+    let s =
+        xpbd_core::builders::TriangleSurface::icosphere(levels, radius, Vector::<3>::from(center));
+    (s.vertices, s.triangles)
 }
 
 /// Enclosed volume by the divergence theorem.

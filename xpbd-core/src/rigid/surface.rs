@@ -1,5 +1,5 @@
 //! Triangle surfaces of rigid bodies, for export and drawing: a sphere as a subdivided
-//! icosahedron, a box as its twelve triangles, a capsule as a cylinder with hemispherical
+//! icosahedron and a box as its twelve triangles (the builders' `TriangleSurface`), a capsule as a cylinder with hemispherical
 //! caps, a mesh body as its own triangles; in world coordinates at the body's pose.
 
 use super::RigidBodies;
@@ -19,9 +19,7 @@ impl RigidBodies {
         let body = &self.bodies[i];
         let mut s = match &body.shape {
             Shape::Sphere { radius } => {
-                let mut s = icosphere(SPHERE_LEVEL);
-                s.vertices.iter_mut().for_each(|v| *v *= *radius);
-                s
+                TriangleSurface::icosphere(SPHERE_LEVEL, *radius, Vector::<3>::zeros())
             }
             Shape::Box { half_extents } => cuboid(half_extents),
             Shape::Capsule {
@@ -43,101 +41,13 @@ impl RigidBodies {
     }
 }
 
-/// A box of half extents `h` centred at the origin, outward triangles.
+/// A box of half extents `h` centred at the origin: the unit cube stretched by `2h`.
 fn cuboid(h: &Vector<3>) -> TriangleSurface {
-    let vertices = (0..8)
-        .map(|k| {
-            Vector::<3>::new(
-                if k & 1 == 0 { -h.x } else { h.x },
-                if k & 2 == 0 { -h.y } else { h.y },
-                if k & 4 == 0 { -h.z } else { h.z },
-            )
-        })
-        .collect();
-    let triangles = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriangleSurface {
-        vertices,
-        triangles,
-    }
-}
-
-/// The unit sphere as an icosahedron subdivided `level` times (each triangle into four,
-/// midpoints pushed onto the sphere).
-fn icosphere(level: usize) -> TriangleSurface {
-    let t = (1.0 + 5f64.sqrt()) / 2.0;
-    let mut vertices: Vec<Vector<3>> = [
-        [-1.0, t, 0.0],
-        [1.0, t, 0.0],
-        [-1.0, -t, 0.0],
-        [1.0, -t, 0.0],
-        [0.0, -1.0, t],
-        [0.0, 1.0, t],
-        [0.0, -1.0, -t],
-        [0.0, 1.0, -t],
-        [t, 0.0, -1.0],
-        [t, 0.0, 1.0],
-        [-t, 0.0, -1.0],
-        [-t, 0.0, 1.0],
-    ]
-    .iter()
-    .map(|v| Vector::<3>::new(v[0], v[1], v[2]).normalize())
-    .collect();
-    let mut triangles: Vec<[usize; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..level {
-        let mut mid = std::collections::HashMap::new();
-        let mut next = Vec::with_capacity(triangles.len() * 4);
-        let mut midpoint = |a: usize, b: usize, v: &mut Vec<Vector<3>>| {
-            *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                v.push(((v[a] + v[b]) * 0.5).normalize());
-                v.len() - 1
-            })
-        };
-        for [a, b, c] in triangles {
-            let ab = midpoint(a, b, &mut vertices);
-            let bc = midpoint(b, c, &mut vertices);
-            let ca = midpoint(c, a, &mut vertices);
-            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
-        }
-        triangles = next;
-    }
-    TriangleSurface {
-        vertices,
-        triangles,
-    }
+    let mut s = TriangleSurface::unit_cube();
+    s.vertices
+        .iter_mut()
+        .for_each(|v| *v = v.component_mul(h) * 2.0);
+    s
 }
 
 /// A capsule along x: rings of a sphere of `radius` split at its equator and moved to ±L,
@@ -205,7 +115,11 @@ mod tests {
         };
         let h = Vector::<3>::new(0.1, 0.2, 0.3);
         assert!((volume(&cuboid(&h)) - 8.0 * 0.006).abs() < 1e-15);
-        let sphere = volume(&icosphere(SPHERE_LEVEL));
+        let sphere = volume(&TriangleSurface::icosphere(
+            SPHERE_LEVEL,
+            1.0,
+            Vector::<3>::zeros(),
+        ));
         let exact = 4.0 / 3.0 * std::f64::consts::PI;
         assert!(sphere > 0.95 * exact && sphere < exact, "{sphere}");
         let (l, r) = (0.2, 0.1);

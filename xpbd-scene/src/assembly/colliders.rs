@@ -36,21 +36,12 @@ pub(super) fn collider_contacts(
         .map_err(SceneError::contact_at(file, "contacts".into()))?;
     for (k, spec) in scene.collider.iter().enumerate() {
         let shape = match &spec.shape {
-            ShapeSpec::Plane { normal, offset } => Shape::HalfSpace {
-                normal: v3(*normal),
-                offset: *offset,
-            },
-            ShapeSpec::Sphere { radius } => Shape::Sphere { radius: *radius },
-            ShapeSpec::Box { half_extents } => Shape::Box {
-                half_extents: v3(*half_extents),
-            },
-            ShapeSpec::Capsule {
-                half_length,
-                radius,
-            } => Shape::Capsule {
-                half_length: *half_length,
-                radius: *radius,
-            },
+            analytic @ (ShapeSpec::Plane { .. }
+            | ShapeSpec::Sphere { .. }
+            | ShapeSpec::Box { .. }
+            | ShapeSpec::Capsule { .. }) => {
+                analytic_shape(analytic).expect("every shape but a mesh is analytic")
+            }
             ShapeSpec::Mesh {
                 path,
                 cell,
@@ -92,6 +83,29 @@ pub(super) fn collider_contacts(
     }
     crate::interaction::check_outside_colliders(particles, &contacts, bodies, file)?;
     Ok(Some(contacts))
+}
+
+/// The core's shape of a plane, sphere, box or capsule spec (`None` for a mesh, which needs
+/// its file read and its grid built).
+pub(super) fn analytic_shape(spec: &ShapeSpec) -> Option<Shape<3>> {
+    Some(match spec {
+        ShapeSpec::Plane { normal, offset } => Shape::HalfSpace {
+            normal: v3(*normal),
+            offset: *offset,
+        },
+        ShapeSpec::Sphere { radius } => Shape::Sphere { radius: *radius },
+        ShapeSpec::Box { half_extents } => Shape::Box {
+            half_extents: v3(*half_extents),
+        },
+        ShapeSpec::Capsule {
+            half_length,
+            radius,
+        } => Shape::Capsule {
+            half_length: *half_length,
+            radius: *radius,
+        },
+        ShapeSpec::Mesh { .. } => return None,
+    })
 }
 
 /// The signed-distance grid of the closed mesh at `path` (vertices times `scale`), nodes

@@ -186,17 +186,9 @@ fn body_of(
     let q = quaternion_from_degrees(spec.rotation_deg);
     let density = spec.density.unwrap_or(1.0);
     let shape = match &spec.shape {
-        ShapeSpec::Sphere { radius } => Shape::Sphere { radius: *radius },
-        ShapeSpec::Box { half_extents } => Shape::Box {
-            half_extents: v3(*half_extents),
-        },
-        ShapeSpec::Capsule {
-            half_length,
-            radius,
-        } => Shape::Capsule {
-            half_length: *half_length,
-            radius: *radius,
-        },
+        solid @ (ShapeSpec::Sphere { .. } | ShapeSpec::Box { .. } | ShapeSpec::Capsule { .. }) => {
+            super::colliders::analytic_shape(solid).expect("sphere, box and capsule are analytic")
+        }
         ShapeSpec::Mesh {
             path,
             cell,
